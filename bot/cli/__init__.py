@@ -1,0 +1,51 @@
+"""The ``turnited`` command line: a thin layer that parses arguments and calls
+the library. Each sub-command lives in its own module with a
+``register(subparsers)`` function; library errors become one-line messages
+on stderr with exit status 2, never tracebacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+#: Modules under ``bot.cli`` that register sub-commands, in help order.
+COMMAND_MODULES: tuple[str, ...] = (
+    "calculators",
+)
+
+
+class CliError(Exception):
+    """A user error the CLI reports as one line with exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="turnited",
+        description="Game master bot for Turnited, the play-by-email football tournament.",
+    )
+    parser.add_argument(
+        "--config", default="config.yaml", help="path of the YAML configuration (default: %(default)s)"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"bot.cli.{name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.handler(args) or 0)
+    except (CliError, ValueError, OSError) as exc:
+        print(f"turnited {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
