@@ -1,0 +1,260 @@
+"""The schema, as an ordered list of recorded migrations.
+
+Each migration is ``(version, name, step)``; ``step`` is SQL text (one or
+more statements) or a callable taking the connection. They run in version
+order, each inside the same write transaction as its row in
+``schema_migrations``, so a migration is applied completely or not at all.
+Never edit a released migration; append a new one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.storage.db import Database
+
+Step = str | Callable[[sqlite3.Connection], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    step: Step
+
+
+SCHEMA_V1 = """
+CREATE TABLE managers (
+    id              INTEGER PRIMARY KEY,
+    address         TEXT NOT NULL UNIQUE,           -- lower-cased mail address
+    display_name    TEXT,
+    password_hash   TEXT,                           -- 'scrypt$n$r$p$salt$hash' or NULL
+    created_at      TEXT NOT NULL,                  -- ISO 8601 UTC
+    created_round   INTEGER
+);
+
+CREATE TABLE rounds (
+    number          INTEGER PRIMARY KEY,
+    season          INTEGER NOT NULL CHECK (season >= 1),
+    round_in_season INTEGER NOT NULL CHECK (round_in_season >= 1),
+    deadline        TEXT NOT NULL,
+    state           TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'evaluated')),
+    seed            INTEGER,
+    opened_at       TEXT NOT NULL,
+    evaluated_at    TEXT,
+    UNIQUE (season, round_in_season),
+    CHECK ((state = 'open') = (evaluated_at IS NULL))
+);
+CREATE UNIQUE INDEX rounds_one_open ON rounds (state) WHERE state = 'open';
+
+CREATE TABLE teams (
+    id                INTEGER PRIMARY KEY,
+    name              TEXT NOT NULL,
+    name_key          TEXT NOT NULL UNIQUE,         -- case-folded, spaces folded
+    short_name        TEXT NOT NULL,
+    manager_id        INTEGER NOT NULL REFERENCES managers (id),
+    wp                TEXT NOT NULL,                -- exact decimal string
+    psz               TEXT NOT NULL,                -- two-decimal string
+    registered_round  INTEGER NOT NULL,
+    deleted_round     INTEGER,                      -- deleted at this round's evaluation
+    doomed_round      INTEGER,                      -- announced: delete at this evaluation
+    doomed_by         INTEGER REFERENCES teams (id) ON DELETE SET NULL,
+    last_played_round INTEGER,
+    created_at        TEXT NOT NULL
+);
+CREATE INDEX teams_manager ON teams (manager_id);
+
+CREATE TABLE inbound (
+    id          INTEGER PRIMARY KEY,
+    source      TEXT NOT NULL CHECK (source IN ('imap', 'maildir', 'cli')),
+    uidvalidity INTEGER,
+    uid         INTEGER,
+    message_id  TEXT,
+    sha256      TEXT NOT NULL,
+    spool_path  TEXT NOT NULL,
+    received_at TEXT NOT NULL,
+    sender      TEXT,
+    subject     TEXT,
+    kind        TEXT NOT NULL CHECK (kind IN ('human', 'bounce', 'auto', 'self', 'unreadable')),
+    outcome     TEXT,
+    round       INTEGER,
+    manager_id  INTEGER REFERENCES managers (id),
+    UNIQUE (source, uidvalidity, uid)
+);
+CREATE INDEX inbound_message_id ON inbound (message_id);
+CREATE INDEX inbound_sha256 ON inbound (sha256);
+
+CREATE TABLE moves (
+    id          INTEGER PRIMARY KEY,
+    round       INTEGER NOT NULL,
+    team_id     INTEGER NOT NULL REFERENCES teams (id) ON DELETE CASCADE,
+    line        TEXT NOT NULL,                      -- the line as the manager wrote it
+    lineup      TEXT,                               -- canonical T-A-V-M-S; NULL: withdrawn
+    withdrawn   INTEGER NOT NULL DEFAULT 0 CHECK (withdrawn IN (0, 1)),
+    inbound_id  INTEGER REFERENCES inbound (id),
+    message_id  TEXT,
+    received_at TEXT NOT NULL,
+    CHECK ((withdrawn = 1) = (lineup IS NULL))
+);
+CREATE INDEX moves_round_team ON moves (round, team_id, id);
+
+CREATE TABLE round_results (
+    round         INTEGER PRIMARY KEY REFERENCES rounds (number),
+    inputs        TEXT NOT NULL,                    -- JSON: entrants, seed, settings
+    report        TEXT NOT NULL,                    -- JSON of bot.rules.report.build_report
+    public_report TEXT NOT NULL,
+    created_at    TEXT NOT NULL
+);
+
+CREATE TABLE round_entries (
+    round       INTEGER NOT NULL REFERENCES rounds (number),
+    team_id     INTEGER NOT NULL REFERENCES teams (id),
+    move_id     INTEGER REFERENCES moves (id),
+    lineup      TEXT NOT NULL,                      -- as sent
+    played      TEXT NOT NULL,                      -- after corrections
+    budget      INTEGER NOT NULL,
+    corrections TEXT NOT NULL,                      -- JSON list
+    wp_before   TEXT NOT NULL,
+    wp_gain     TEXT NOT NULL,
+    psz_before  TEXT NOT NULL,
+    psz_after   TEXT NOT NULL,
+    won         INTEGER NOT NULL,
+    drawn       INTEGER NOT NULL,
+    lost        INTEGER NOT NULL,
+    PRIMARY KEY (round, team_id)
+);
+
+CREATE TABLE wp_history (
+    team_id   INTEGER NOT NULL REFERENCES teams (id),
+    round     INTEGER NOT NULL,
+    kind      TEXT NOT NULL CHECK (kind IN ('gain', 'ageing')),
+    wp_before TEXT NOT NULL,
+    wp_after  TEXT NOT NULL,
+    PRIMARY KEY (team_id, round, kind)
+);
+
+CREATE TABLE outbox (
+    id              INTEGER PRIMARY KEY,
+    message_id      TEXT NOT NULL UNIQUE,
+    kind            TEXT NOT NULL
+                    CHECK (kind IN ('reply', 'newsletter', 'reminder', 'digest', 'notice')),
+    recipient       TEXT NOT NULL,
+    raw             BLOB NOT NULL,
+    created_at      TEXT NOT NULL,
+    state           TEXT NOT NULL DEFAULT 'queued'
+                    CHECK (state IN ('queued', 'sending', 'sent', 'failed')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT NOT NULL,
+    last_error      TEXT,
+    sent_at         TEXT,
+    inbound_id      INTEGER REFERENCES inbound (id),
+    round           INTEGER
+);
+CREATE INDEX outbox_due ON outbox (state, next_attempt_at);
+
+CREATE TABLE bounces (
+    id          INTEGER PRIMARY KEY,
+    manager_id  INTEGER REFERENCES managers (id),
+    inbound_id  INTEGER REFERENCES inbound (id),
+    recipient   TEXT,
+    reason      TEXT,
+    at          TEXT
+);
+
+CREATE TABLE reminders_sent (
+    round        INTEGER NOT NULL,
+    hours_before INTEGER NOT NULL,
+    manager_id   INTEGER NOT NULL,
+    sent_at      TEXT,
+    PRIMARY KEY (round, hours_before, manager_id)
+);
+
+CREATE TABLE worker_events (
+    id    INTEGER PRIMARY KEY,
+    at    TEXT NOT NULL,
+    level TEXT NOT NULL,
+    what  TEXT NOT NULL
+);
+"""
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "league, ledger and outbox", SCHEMA_V1),
+)
+
+_LEDGER = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+)
+"""
+
+
+def split_statements(sql: str) -> list[str]:
+    """Split SQL text into complete statements (``executescript`` would commit)."""
+    statements: list[str] = []
+    pending = ""
+    for line in sql.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        raise ValueError(f"incomplete SQL statement at the end of a migration: {pending!r}")
+    return statements
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    """The highest applied migration (0 for an empty database)."""
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    ).fetchone()
+    if not exists:
+        return 0
+    row = conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+    return int(row[0] or 0)
+
+
+def _run(conn: sqlite3.Connection, step: Step) -> None:
+    if callable(step):
+        step(conn)
+        return
+    for statement in split_statements(step):
+        conn.execute(statement)
+
+
+def apply_migrations(
+    db: Database, migrations: tuple[Migration, ...] = MIGRATIONS
+) -> list[int]:
+    """Apply, in order and one transaction each, every migration not yet recorded."""
+    from bot.storage.db import StorageError
+
+    versions = [m.version for m in migrations]
+    if versions != sorted(set(versions)):
+        raise ValueError(f"migration versions must be unique and ascending, got {versions}")
+    applied: list[int] = []
+    with db.transaction() as conn:
+        conn.execute(_LEDGER)
+        have = current_version(conn)
+    known = versions[-1] if versions else 0
+    if have > known:
+        raise StorageError(
+            f"{db.path} has schema version {have}, newer than this program knows ({known}); "
+            "upgrade the bot instead of using an older one"
+        )
+    for migration in migrations:
+        with db.transaction() as conn:
+            if current_version(conn) >= migration.version:
+                continue
+            _run(conn, migration.step)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, datetime.now(UTC).isoformat()),
+            )
+            applied.append(migration.version)
+    return applied
