@@ -174,6 +174,7 @@ first_valid_gid = {ids["gid"]}
 ssl = no
 disable_plaintext_auth = no
 auth_mechanisms = plain login
+auth_failure_delay = 0
 
 mail_location = maildir:~/Maildir
 mail_fsync = never
@@ -352,7 +353,10 @@ service lmtp {{
         client = self.client(user)
         try:
             client.select_folder(folder, readonly=True)
-            return {uid: tuple(v[b"FLAGS"]) for uid, v in client.get_flags("1:*").items()}
+            uids = client.search("ALL")
+            if not uids:
+                return {}
+            return {uid: tuple(flags) for uid, flags in client.get_flags(uids).items()}
         finally:
             client.logout()
 

@@ -1,0 +1,481 @@
+"""The IMAP mailbox the bot reads its mail from (a ``MailSource``).
+
+Reads with ``BODY.PEEK[]`` (never sets ``\\Seen`` by itself), returns each
+mail with its UIDVALIDITY and UID, and marks a mail processed only when the
+caller says so: by moving it to ``processed_folder`` (MOVE, or COPY +
+``\\Deleted`` + ``UID EXPUNGE`` of exactly that UID) or, without a processed
+folder, by flagging it ``\\Seen``. Nothing is ever deleted without a copy.
+
+Waiting uses IDLE when the server offers it and polling otherwise. A server
+that goes away is reconnected with a few quick, exponentially spaced retries;
+after those a ``TransportError`` lets the caller's loop back off for longer.
+"""
+
+from __future__ import annotations
+
+import imaplib
+import logging
+import socket
+import ssl
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+from urllib.parse import quote
+
+from imapclient import IMAPClient
+from imapclient.exceptions import CapabilityError, LoginError
+
+from bot.mail.transport import IncomingMail, TransportConfigError, TransportError
+
+log = logging.getLogger(__name__)
+
+SECURITY_MODES = ("ssl", "starttls", "none")
+SEEN = b"\\Seen"
+DELETED = b"\\Deleted"
+#: RFC 2177: a client should re-issue IDLE at least every 29 minutes.
+IDLE_RENEW_SECONDS = 25 * 60
+#: UIDs per FETCH command (bounds the size of one server response).
+FETCH_CHUNK = 500
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ImapSettings:
+    """Where and how to read the bot's mailbox. The password is never shown."""
+
+    host: str
+    port: int
+    security: str
+    username: str
+    password: str = field(repr=False)
+    folder: str = "INBOX"
+    processed_folder: str | None = "Processed"
+    idle: bool = True
+    poll_seconds: float = 60
+    timeout: float = 30
+
+    def __post_init__(self) -> None:
+        if self.security not in SECURITY_MODES:
+            raise TransportConfigError(
+                "imap.security", self.security, "'ssl' (port 993), 'starttls' (port 143) or 'none'"
+            )
+        if not self.host:
+            raise TransportConfigError("imap.host", self.host, "a host name")
+        if not 0 < self.port < 65536:
+            raise TransportConfigError("imap.port", self.port, "a TCP port 1..65535")
+        if not self.username:
+            raise TransportConfigError("imap.username", self.username, "the mailbox login")
+        if not self.folder:
+            raise TransportConfigError("imap.folder", self.folder, "a folder name such as 'INBOX'")
+        if self.processed_folder is not None and self.processed_folder in ("", self.folder):
+            raise TransportConfigError(
+                "imap.processed_folder",
+                self.processed_folder,
+                f"a folder other than {self.folder!r} (or none to flag mails \\Seen instead)",
+            )
+        if not self.poll_seconds > 0:
+            raise TransportConfigError("imap.poll_seconds", self.poll_seconds, "seconds > 0")
+        if not self.timeout > 0:
+            raise TransportConfigError("imap.timeout", self.timeout, "seconds > 0")
+
+    @property
+    def endpoint(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+def uid_set(uids: Iterable[int]) -> str:
+    """Compact IMAP sequence set: ``[1, 2, 3, 7, 9, 10]`` -> ``'1:3,7,9:10'``."""
+    ordered = sorted(set(uids))
+    if not ordered:
+        raise ValueError("an IMAP UID set needs at least one UID")
+    parts: list[str] = []
+    start = prev = ordered[0]
+    for uid in ordered[1:]:
+        if uid == prev + 1:
+            prev = uid
+            continue
+        parts.append(f"{start}:{prev}" if prev != start else str(start))
+        start = prev = uid
+    parts.append(f"{start}:{prev}" if prev != start else str(start))
+    return ",".join(parts)
+
+
+class ImapMailbox:
+    """A ``MailSource`` over one IMAP folder (see the module docstring).
+
+    ``retries`` quick reconnects are tried per operation, ``backoff_base``
+    seconds apart and doubling up to ``backoff_cap``; ``sleep`` and ``clock``
+    are injectable for the caller's own scheduling.
+    """
+
+    def __init__(
+        self,
+        settings: ImapSettings,
+        *,
+        retries: int = 3,
+        backoff_base: float = 0.2,
+        backoff_cap: float = 5.0,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.settings = settings
+        self.retries = retries
+        self.backoff_base = backoff_base
+        self.backoff_cap = backoff_cap
+        self._sleep = sleep
+        self._clock = clock
+        self._client: IMAPClient | None = None
+        self._uidvalidity: int | None = None
+        self._processed_folder_ready = False
+        self._highest_uid = 0
+        self._warned_no_uidplus = False
+
+    # -- identity
+
+    @property
+    def source(self) -> str:
+        s = self.settings
+        return f"imap://{quote(s.username, safe='')}@{s.host}:{s.port}/{quote(s.folder)}"
+
+    def key_for(self, uidvalidity: int, uid: int) -> str:
+        """RFC 5092 style URL of one message: unique and stable."""
+        return f"{self.source};UIDVALIDITY={uidvalidity}/;UID={uid}"
+
+    # -- the connection (the one seam)
+
+    def _connect(self) -> IMAPClient:
+        """Open, secure and log in one connection. The only place that
+        creates a client; subclass to substitute the connection."""
+        s = self.settings
+        context = ssl.create_default_context() if s.security != "none" else None
+        client = IMAPClient(
+            s.host,
+            port=s.port,
+            ssl=s.security == "ssl",
+            ssl_context=context,
+            timeout=s.timeout,
+        )
+        try:
+            if s.security == "starttls":
+                client.starttls(context)
+            client.login(s.username, s.password)
+        except BaseException:
+            _shutdown(client)
+            raise
+        return client
+
+    def _open(self) -> IMAPClient:
+        if self._client is not None:
+            return self._client
+        s = self.settings
+        client = self._connect()
+        try:
+            info = client.select_folder(s.folder)
+        except BaseException:
+            _shutdown(client)
+            raise
+        uidvalidity = int(info[b"UIDVALIDITY"])
+        if self._uidvalidity is not None and uidvalidity != self._uidvalidity:
+            log.warning(
+                "UIDVALIDITY of %s changed from %s to %s: every mail there counts as new",
+                self.source, self._uidvalidity, uidvalidity,
+            )
+            self._highest_uid = 0
+        self._uidvalidity = uidvalidity
+        self._processed_folder_ready = False
+        self._client = client
+        log.info("IMAP connected to %s as %s, folder %s", s.endpoint, s.username, s.folder)
+        return client
+
+    def _drop(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            _shutdown(client)
+
+    def close(self) -> None:
+        client, self._client = self._client, None
+        if client is None:
+            return
+        try:
+            client.logout()
+        except Exception:
+            _shutdown(client)
+
+    def __enter__(self) -> ImapMailbox:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- retries and error translation
+
+    def _run(self, operation: str, action: Callable[[IMAPClient], T]) -> T:
+        attempt = 0
+        while True:
+            try:
+                return action(self._open())
+            except Exception as exc:
+                error = self._translate(exc, operation)
+                if error is None:
+                    raise
+                self._drop()
+                if not error.retryable or attempt >= self.retries:
+                    raise error from exc
+                delay = min(self.backoff_cap, self.backoff_base * 2**attempt)
+                log.warning("IMAP %s failed (%s); reconnecting in %.1f s", operation, error, delay)
+                self._sleep(delay)
+                attempt += 1
+
+    def _translate(self, exc: Exception, operation: str) -> TransportError | None:
+        s = self.settings
+        where = s.endpoint
+        if isinstance(exc, TransportError):
+            return exc
+        if isinstance(exc, LoginError):
+            return TransportError(
+                self._redact(
+                    f"IMAP login as {s.username!r} at {where} was rejected "
+                    f"({_text(exc)}); check imap.username and imap.password"
+                ),
+                endpoint=where,
+                retryable=False,
+            )
+        if isinstance(exc, CapabilityError) and s.security == "starttls":
+            return TransportError(
+                f"IMAP server at {where} does not offer STARTTLS; use security 'ssl' "
+                f"(usually port 993), or 'none' only on a trusted network",
+                endpoint=where,
+                retryable=False,
+            )
+        if isinstance(exc, ssl.SSLCertVerificationError):
+            return TransportError(
+                f"TLS certificate of {where} is not trusted ({exc.verify_message}); "
+                f"check imap.host is the name on the certificate",
+                endpoint=where,
+                retryable=False,
+            )
+        if isinstance(exc, ssl.SSLError):
+            hint = (
+                "is this a plain IMAP port? security 'ssl' needs the IMAPS port (usually 993), "
+                "'starttls' or 'none' the plain port (usually 143)"
+            )
+            return TransportError(
+                f"TLS with {where} failed ({exc.reason or exc}); {hint}",
+                endpoint=where,
+                retryable=False,
+            )
+        if isinstance(exc, socket.gaierror):
+            return TransportError(
+                f"cannot resolve IMAP host {s.host!r} ({exc.strerror}); check imap.host",
+                endpoint=where,
+            )
+        if isinstance(exc, (TimeoutError, socket.timeout)):
+            hint = (
+                "; if this is an IMAPS port (usually 993) use security 'ssl'"
+                if self._client is None and s.security != "ssl"
+                else ""
+            )
+            return TransportError(
+                f"IMAP {operation} at {where}: no answer within {s.timeout:g} s{hint}",
+                endpoint=where,
+            )
+        if isinstance(exc, (imaplib.IMAP4.abort, ConnectionError, EOFError, OSError)):
+            return TransportError(
+                f"IMAP {operation} at {where}: connection lost or refused ({_text(exc)})",
+                endpoint=where,
+            )
+        if isinstance(exc, imaplib.IMAP4.error):
+            return TransportError(
+                self._redact(
+                    f"IMAP {operation} at {where} (folder {s.folder!r}) was refused: {_text(exc)}"
+                ),
+                endpoint=where,
+                retryable=False,
+            )
+        return None
+
+    def _redact(self, text: str) -> str:
+        password = self.settings.password
+        return text.replace(password, "***") if password else text
+
+    # -- fetching
+
+    def _criteria(self) -> list[str]:
+        criteria = ["NOT", "DELETED"]
+        if self.settings.processed_folder is None:
+            criteria.append("UNSEEN")
+        return criteria
+
+    def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
+        """Every unprocessed mail (at most ``limit``), oldest UID first."""
+        return self._run("fetch", lambda client: self._fetch(client, limit))
+
+    def _fetch(self, client: IMAPClient, limit: int | None) -> list[IncomingMail]:
+        client.noop()  # let the server announce mail that arrived since the last command
+        uids = sorted(client.search(self._criteria()))
+        if limit is not None:
+            uids = uids[:limit]
+        uidvalidity = self._uidvalidity
+        assert uidvalidity is not None
+        mails: list[IncomingMail] = []
+        for start in range(0, len(uids), FETCH_CHUNK):
+            chunk = uids[start : start + FETCH_CHUNK]
+            data = client.fetch(chunk, ["BODY.PEEK[]"])
+            for uid in chunk:
+                item = data.get(uid)
+                if item is None or b"BODY[]" not in item:
+                    continue  # expunged by someone else in the meantime
+                mails.append(
+                    IncomingMail(
+                        source=self.source,
+                        uidvalidity=uidvalidity,
+                        uid=uid,
+                        raw=bytes(item[b"BODY[]"]),
+                        key=self.key_for(uidvalidity, uid),
+                    )
+                )
+        if mails:
+            self._highest_uid = max(self._highest_uid, mails[-1].uid or 0)
+        return mails
+
+    # -- marking
+
+    def mark_processed(self, mail: IncomingMail) -> None:
+        """Move ``mail`` to the processed folder (or flag it ``\\Seen``)."""
+        self.mark_processed_many([mail])
+
+    def mark_processed_many(self, mails: Sequence[IncomingMail]) -> None:
+        """Mark several mails with one command."""
+        if not mails:
+            return
+        for mail in mails:
+            if mail.source != self.source or mail.uid is None:
+                raise ValueError(
+                    f"mail {mail.key!r} does not come from {self.source!r}; "
+                    "mark it in the source that fetched it"
+                )
+        uids = [mail.uid for mail in mails if mail.uid is not None]
+        validities = {mail.uidvalidity for mail in mails}
+        self._run("mark processed", lambda client: self._mark(client, uids, validities))
+
+    def _mark(self, client: IMAPClient, uids: list[int], validities: set[int | None]) -> None:
+        if validities != {self._uidvalidity}:
+            raise TransportError(
+                f"cannot mark mails of {self.source}: they were fetched under UIDVALIDITY "
+                f"{sorted(v for v in validities if v is not None)}, the folder now has "
+                f"{self._uidvalidity} (it was rebuilt); fetch again, nothing was changed",
+                endpoint=self.settings.endpoint,
+                retryable=False,
+            )
+        target = self.settings.processed_folder
+        uids_text = uid_set(uids)
+        if target is None:
+            client.add_flags(uids_text, [SEEN], silent=True)
+            return
+        self._ensure_processed_folder(client, target)
+        if client.has_capability("MOVE"):
+            client.move(uids_text, target)
+            return
+        # COPY first: if anything below fails, the mail exists twice, never zero times.
+        client.copy(uids_text, target)
+        client.add_flags(uids_text, [DELETED], silent=True)
+        if client.has_capability("UIDPLUS"):
+            client.uid_expunge(uids_text)
+        elif not self._warned_no_uidplus:
+            self._warned_no_uidplus = True
+            log.warning(
+                "IMAP server %s has neither MOVE nor UIDPLUS: processed mails stay in %s "
+                "flagged \\Deleted (hidden from the bot) until another client expunges them",
+                self.settings.endpoint, self.settings.folder,
+            )
+
+    def _ensure_processed_folder(self, client: IMAPClient, folder: str) -> None:
+        if self._processed_folder_ready:
+            return
+        if not client.folder_exists(folder):
+            try:
+                client.create_folder(folder)
+                log.info("IMAP created folder %s on %s", folder, self.settings.endpoint)
+            except imaplib.IMAP4.error:
+                if not client.folder_exists(folder):  # not a lost race: a real refusal
+                    raise
+        self._processed_folder_ready = True
+
+    # -- waiting
+
+    def wait_for_mail(self, timeout: float) -> bool:
+        """Block up to ``timeout`` s; True once a mail newer than the last
+        ``fetch_new`` is in the folder (IDLE if offered, else polling)."""
+        deadline = self._clock() + timeout
+        if self._run("check", self._has_new):
+            return True
+        if self.settings.idle and self._run("capability", lambda c: c.has_capability("IDLE")):
+            # After a reconnect, first look for mail that came in meanwhile.
+            return self._run(
+                "idle", lambda client: self._has_new(client) or self._idle(client, deadline)
+            )
+        while True:
+            remaining = deadline - self._clock()
+            if remaining <= 0:
+                return False
+            self._sleep(min(self.settings.poll_seconds, remaining))
+            if self._run("check", self._has_new):
+                return True
+
+    def _has_new(self, client: IMAPClient) -> bool:
+        after = self._highest_uid + 1
+        client.noop()
+        uids = client.search([*self._criteria(), "UID", f"{after}:*"])
+        return any(uid >= after for uid in uids)  # "n:*" always matches the last UID
+
+    def _idle(self, client: IMAPClient, deadline: float) -> bool:
+        client.idle()
+        while True:
+            remaining = deadline - self._clock()
+            if remaining <= 0:
+                client.idle_done()
+                return False
+            wait = min(remaining, IDLE_RENEW_SECONDS)
+            started = self._clock()
+            responses = client.idle_check(timeout=wait)
+            if any(_is_bye(r) for r in responses):
+                raise imaplib.IMAP4.abort("server said BYE during IDLE")
+            if any(_is_new_mail(r) for r in responses):
+                client.idle_done()
+                return True
+            if not responses and self._clock() - started < wait - 0.05:
+                # Woken with nothing to read: the server closed the connection.
+                raise imaplib.IMAP4.abort("connection closed during IDLE")
+            if not responses and wait < remaining:
+                client.idle_done()  # renew a long IDLE (RFC 2177)
+                client.idle()
+
+
+def _is_new_mail(response: object) -> bool:
+    return (
+        isinstance(response, tuple)
+        and len(response) >= 2
+        and response[1] in (b"EXISTS", b"RECENT")
+    )
+
+
+def _is_bye(response: object) -> bool:
+    return isinstance(response, tuple) and bool(response) and response[0] == b"BYE"
+
+
+def _text(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    parts = []
+    for arg in exc.args:
+        parts.append(arg.decode("utf-8", "replace") if isinstance(arg, bytes) else str(arg))
+    return " ".join(parts) or type(exc).__name__
+
+
+def _shutdown(client: IMAPClient) -> None:
+    try:
+        client.shutdown()
+    except Exception as exc:  # the socket may already be gone
+        log.debug("IMAP shutdown: %s", exc)
