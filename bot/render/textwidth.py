@@ -1,0 +1,116 @@
+"""Fixed-width plain text: display width, padding, tables and word wrap.
+
+A mail client shows plain text in a monospaced font, where an umlaut takes
+one column however it is encoded (``ü`` or ``u`` + combining diaeresis) and
+East Asian wide characters take two. Padding by ``len`` breaks tables with
+such names, so everything here measures display columns.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+#: Plain text lines are wrapped at this many columns where sensible.
+TEXT_WIDTH = 76
+
+
+def clean(text: object) -> str:
+    """User text made safe for a plain text table: NFC, every control
+    character (CR, LF, TAB, escape sequences ...) replaced by a space."""
+    value = unicodedata.normalize("NFC", str(text))
+    return "".join(
+        " " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in value
+    )
+
+
+def char_width(ch: str) -> int:
+    """Columns a character takes in a monospaced font."""
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    if unicodedata.east_asian_width(ch) in ("W", "F"):
+        return 2
+    return 1
+
+
+def width(text: str) -> int:
+    """Display width of ``text`` in columns."""
+    return sum(char_width(ch) for ch in text)
+
+
+def ljust(text: str, columns: int) -> str:
+    """Pad on the right to ``columns`` display columns."""
+    return text + " " * max(0, columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    """Pad on the left to ``columns`` display columns."""
+    return " " * max(0, columns - width(text)) + text
+
+
+def table(
+    headers: Sequence[object] | None,
+    rows: Sequence[Sequence[object]],
+    align: str,
+    *,
+    indent: int = 2,
+    gap: int = 2,
+) -> str:
+    """A fixed-width table: a header line and a rule of dashes (unless
+    ``headers`` is None), then the rows.
+
+    ``align`` has one letter per column, ``l`` or ``r``. Cells are cleaned
+    (no control characters) and padded by display width; trailing spaces
+    are stripped so mail clients do not wrap on them.
+    """
+    if set(align) - {"l", "r"}:
+        raise ValueError(f"align {align!r} may only contain 'l' and 'r'")
+    columns = len(align)
+    cells = [[clean(c) for c in row] for row in rows]
+    if headers is not None:
+        cells.insert(0, [clean(h) for h in headers])
+    for number, row in enumerate(cells):
+        if len(row) != columns:
+            raise ValueError(f"row {number} has {len(row)} cells, expected {columns} ({align!r})")
+    if not cells:
+        return ""
+    widths = [max(width(row[i]) for row in cells) for i in range(columns)]
+    pad = " " * indent
+    sep = " " * gap
+
+    def line(row: list[str]) -> str:
+        parts = [
+            ljust(cell, w) if a == "l" else rjust(cell, w)
+            for cell, w, a in zip(row, widths, align, strict=True)
+        ]
+        return (pad + sep.join(parts)).rstrip()
+
+    lines = [line(row) for row in cells]
+    if headers is not None:
+        lines.insert(1, pad + "-" * (sum(widths) + gap * (columns - 1)))
+    return "\n".join(lines)
+
+
+def wrap(text: str, columns: int = TEXT_WIDTH, *, indent: str = "", hanging: str = "") -> str:
+    """Greedy word wrap by display width. Paragraphs (blank-line separated)
+    are kept; a word longer than a line stands on its own line. ``indent``
+    starts each paragraph's first line, ``hanging`` the following lines."""
+    paragraphs = text.split("\n\n")
+    out = []
+    for paragraph in paragraphs:
+        words = clean(paragraph).split()
+        lines: list[str] = []
+        current = indent
+        fresh = True
+        for word in words:
+            candidate = current + word if fresh else current + " " + word
+            if not fresh and width(candidate) > columns:
+                lines.append(current)
+                current = hanging + word
+            else:
+                current = candidate
+            fresh = False
+        if not fresh:
+            lines.append(current)
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
