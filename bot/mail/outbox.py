@@ -1,0 +1,281 @@
+"""The outbox: every outgoing message is queued in the database first and
+sent later by ``drain``, so a reply exists once its transaction commits,
+whether or not the mail server is up.
+
+States: ``queued`` -> ``sending`` -> ``sent`` | ``failed`` (or back to
+``queued`` to retry). Before a message is handed to the sender its row is
+committed as ``sending``; a crash between the hand-over and the ``sent``
+mark leaves it ``sending``, and the next drain sends it again. So a message
+may arrive twice, never zero times; it keeps its Message-ID, so mail
+clients recognise the duplicate.
+
+Failures: a 4xx reply for the message puts it back to ``queued`` with an
+exponential back-off (``base_backoff * 2**attempts``, capped) and after
+``max_attempts`` makes it ``failed``; a 5xx reply makes it ``failed`` at
+once and is reported for the game master. A server that cannot be reached
+at all stops the drain with everything still queued (the message that was
+in flight is not blamed: its attempts are not counted).
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from bot.mail.transport import (
+    MailSender,
+    PermanentSendError,
+    TemporarySendError,
+)
+from bot.storage.values import time_to_db
+
+log = logging.getLogger(__name__)
+
+KINDS = ("reply", "newsletter", "reminder", "digest", "notice")
+RATE_WINDOW = timedelta(minutes=1)
+
+
+class TransactionalDatabase(Protocol):
+    """What the drain needs of ``bot.storage.db.Database``."""
+
+    def transaction(self): ...  # context manager yielding a sqlite3.Connection
+
+
+@dataclass
+class DrainReport:
+    """What one drain did. ``failed`` lists (recipient, error) of messages that
+    are now ``failed``; ``stopped`` says why the drain ended early (the mail
+    server could not be reached), ``None`` if it ran until nothing was due;
+    ``recovered`` counts rows a crash had left in ``sending``."""
+
+    sent: int = 0
+    retried: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    stopped: str | None = None
+    recovered: int = 0
+
+
+def enqueue(
+    conn: sqlite3.Connection,
+    *,
+    raw: bytes,
+    message_id: str,
+    kind: str,
+    recipient: str,
+    now: datetime,
+    inbound_id: int | None = None,
+    round: int | None = None,  # the column's name (shadows the builtin here only)
+) -> int:
+    """Queue one message in the caller's transaction; returns its row id.
+
+    Idempotent on ``message_id``: queuing the same message again returns the
+    existing row and changes nothing.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"outbox kind {kind!r} is unknown: expected one of {', '.join(KINDS)}")
+    if not isinstance(raw, bytes | bytearray) or not raw:
+        raise ValueError(f"outbox message {message_id!r} needs its raw RFC 5322 bytes")
+    if not message_id or not recipient:
+        raise ValueError(
+            f"outbox message needs a Message-ID and a recipient, got "
+            f"message_id={message_id!r}, recipient={recipient!r}"
+        )
+    at = time_to_db(now)
+    conn.execute(
+        "INSERT OR IGNORE INTO outbox (message_id, kind, recipient, raw, created_at, state,"
+        " attempts, next_attempt_at, inbound_id, round)"
+        " VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)",
+        (message_id, kind, recipient, bytes(raw), at, at, inbound_id, round),
+    )
+    row = conn.execute("SELECT id FROM outbox WHERE message_id = ?", (message_id,)).fetchone()
+    return int(row[0])
+
+
+def counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """Number of outbox rows per state (every state present, zero if none)."""
+    result = dict.fromkeys(("queued", "sending", "sent", "failed"), 0)
+    for state, number in conn.execute("SELECT state, count(*) FROM outbox GROUP BY state"):
+        result[state] = number
+    return result
+
+
+def backoff(attempts: int, base: timedelta, cap: timedelta) -> timedelta:
+    """Wait before the next try after ``attempts`` earlier tries: base * 2**attempts, capped."""
+    if attempts >= 40:  # 2**40 minutes is beyond any cap; avoid huge numbers
+        return cap
+    return min(cap, base * 2**attempts)
+
+
+class _RateLimit:
+    """At most ``per_minute`` sends in any sliding minute."""
+
+    def __init__(
+        self,
+        per_minute: int | None,
+        now: Callable[[], datetime],
+        sleep: Callable[[float], None],
+    ) -> None:
+        if per_minute is not None and per_minute < 1:
+            raise ValueError(f"rate_per_minute={per_minute!r}: expected a whole number >= 1")
+        self.per_minute = per_minute
+        self._now = now
+        self._sleep = sleep
+        self._sent: deque[datetime] = deque()
+
+    def wait(self) -> None:
+        if self.per_minute is None:
+            return
+        while True:
+            current = self._now()
+            while self._sent and current - self._sent[0] >= RATE_WINDOW:
+                self._sent.popleft()
+            if len(self._sent) < self.per_minute:
+                return
+            pause = (self._sent[0] + RATE_WINDOW - current).total_seconds()
+            self._sleep(max(pause, 0.001))
+
+    def record(self) -> None:
+        if self.per_minute is not None:
+            self._sent.append(self._now())
+
+
+def drain(
+    db: TransactionalDatabase,
+    sender: MailSender,
+    *,
+    now: Callable[[], datetime],
+    mail_from: str,
+    rate_per_minute: int | None = None,
+    max_attempts: int = 10,
+    base_backoff: timedelta = timedelta(seconds=60),
+    max_backoff: timedelta = timedelta(hours=6),
+    sleep: Callable[[float], None] = time.sleep,
+    limit: int | None = None,
+) -> DrainReport:
+    """Send due queued messages, oldest first, until none is due (or
+    ``limit`` were tried, or the server is unreachable). The sender's
+    connection is closed at the end."""
+    if max_attempts < 1:
+        raise ValueError(f"max_attempts={max_attempts!r}: expected a whole number >= 1")
+    report = DrainReport()
+    rate = _RateLimit(rate_per_minute, now, sleep)
+    with db.transaction() as conn:
+        report.recovered = conn.execute(
+            "UPDATE outbox SET state = 'queued' WHERE state = 'sending'"
+        ).rowcount
+    if report.recovered:
+        log.warning(
+            "outbox: %d message(s) were being sent when the bot stopped; "
+            "sending them again (a recipient may get one twice)",
+            report.recovered,
+        )
+    tried = 0
+    try:
+        while limit is None or tried < limit:
+            if _next_due(db, now()) is None:
+                break
+            rate.wait()
+            claimed = _claim(db, now())
+            if claimed is None:
+                break
+            row_id, recipient, raw, attempts = claimed
+            tried += 1
+            try:
+                sender.send(raw, mail_from, recipient)
+            except PermanentSendError as exc:
+                _finish(db, row_id, "failed", attempts + 1, str(exc), now())
+                report.failed.append((recipient, str(exc)))
+                log.error("outbox: message %d to %s failed: %s", row_id, recipient, exc)
+            except TemporarySendError as exc:
+                if exc.connection_failed:
+                    _requeue(db, row_id, attempts, str(exc), None)
+                    report.retried += 1
+                    report.stopped = str(exc)
+                    log.warning("outbox: mail server unreachable, drain stopped: %s", exc)
+                    break
+                if attempts + 1 >= max_attempts:
+                    _finish(db, row_id, "failed", attempts + 1, str(exc), now())
+                    report.failed.append((recipient, f"gave up after {attempts + 1} tries: {exc}"))
+                    continue
+                retry_at = now() + backoff(attempts, base_backoff, max_backoff)
+                _requeue(db, row_id, attempts + 1, str(exc), retry_at)
+                report.retried += 1
+                log.info("outbox: message %d to %s retried at %s: %s", row_id, recipient,
+                         retry_at, exc)
+            except BaseException as exc:  # not the message's fault: keep it, let it surface
+                _requeue(db, row_id, attempts, f"{type(exc).__name__}: {exc}", None)
+                raise
+            else:
+                _finish(db, row_id, "sent", attempts + 1, None, now())
+                rate.record()
+                report.sent += 1
+    finally:
+        sender.close()
+    return report
+
+
+def _next_due(db: TransactionalDatabase, at: datetime) -> int | None:
+    with db.transaction() as conn:
+        row = conn.execute(
+            "SELECT id FROM outbox WHERE state = 'queued' AND next_attempt_at <= ?"
+            " ORDER BY id LIMIT 1",
+            (time_to_db(at),),
+        ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def _claim(db: TransactionalDatabase, at: datetime) -> tuple[int, str, bytes, int] | None:
+    """Mark the oldest due message ``sending`` and commit before it is sent."""
+    with db.transaction() as conn:
+        row = conn.execute(
+            "SELECT id, recipient, raw, attempts FROM outbox"
+            " WHERE state = 'queued' AND next_attempt_at <= ? ORDER BY id LIMIT 1",
+            (time_to_db(at),),
+        ).fetchone()
+        if row is None:
+            return None
+        conn.execute("UPDATE outbox SET state = 'sending' WHERE id = ?", (row[0],))
+    return int(row[0]), str(row[1]), bytes(row[2]), int(row[3])
+
+
+def _finish(
+    db: TransactionalDatabase,
+    row_id: int,
+    state: str,
+    attempts: int,
+    error: str | None,
+    at: datetime,
+) -> None:
+    with db.transaction() as conn:
+        conn.execute(
+            "UPDATE outbox SET state = ?, attempts = ?, last_error = ?, sent_at = ?"
+            " WHERE id = ?",
+            (state, attempts, error, time_to_db(at) if state == "sent" else None, row_id),
+        )
+
+
+def _requeue(
+    db: TransactionalDatabase,
+    row_id: int,
+    attempts: int,
+    error: str,
+    retry_at: datetime | None,
+) -> None:
+    with db.transaction() as conn:
+        if retry_at is None:
+            conn.execute(
+                "UPDATE outbox SET state = 'queued', attempts = ?, last_error = ? WHERE id = ?",
+                (attempts, error, row_id),
+            )
+        else:
+            conn.execute(
+                "UPDATE outbox SET state = 'queued', attempts = ?, last_error = ?,"
+                " next_attempt_at = ? WHERE id = ?",
+                (attempts, error, time_to_db(retry_at), row_id),
+            )

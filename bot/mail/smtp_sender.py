@@ -1,0 +1,292 @@
+"""The SMTP sender: hands finished messages to the mail server (a ``MailSender``).
+
+One connection is opened lazily and reused for a whole outbox drain; a
+dropped connection is reopened on the next message. Every failure is
+classified for the outbox: unreachable server, time-out or a 4xx reply is a
+``TemporarySendError`` (keep the message queued), a 5xx reply for the
+recipient is a ``PermanentSendError`` (tell the game master). A wrong
+password or TLS against the wrong port is a ``TransportError`` that retrying
+cannot fix.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+import ssl
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bot.mail.transport import (
+    PermanentSendError,
+    TemporarySendError,
+    TransportConfigError,
+    TransportError,
+)
+
+log = logging.getLogger(__name__)
+
+SECURITY_MODES = ("ssl", "starttls", "none")
+#: A reused connection idle for longer than this is checked with NOOP first.
+REUSE_CHECK_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class SmtpSettings:
+    """Where and how to send mail. The password is never shown."""
+
+    host: str
+    port: int
+    security: str
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+    timeout: float = 30
+    helo: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.security not in SECURITY_MODES:
+            raise TransportConfigError(
+                "smtp.security",
+                self.security,
+                "'ssl' (port 465), 'starttls' (port 587) or 'none'",
+            )
+        if not self.host:
+            raise TransportConfigError("smtp.host", self.host, "a host name")
+        if not 0 < self.port < 65536:
+            raise TransportConfigError("smtp.port", self.port, "a TCP port 1..65535")
+        if self.username and self.password is None:
+            raise TransportConfigError(
+                "smtp.password", None, f"a password for smtp.username {self.username!r}"
+            )
+        if not self.timeout > 0:
+            raise TransportConfigError("smtp.timeout", self.timeout, "seconds > 0")
+
+    @property
+    def endpoint(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+class SmtpSender:
+    """Sends one message to one recipient per ``send`` over a reused connection."""
+
+    def __init__(
+        self, settings: SmtpSettings, *, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.settings = settings
+        self._clock = clock
+        self._conn: smtplib.SMTP | None = None
+        self._last_used = 0.0
+
+    # -- the connection (the one seam)
+
+    def _connect(self) -> smtplib.SMTP:
+        """Open, secure and authenticate one connection. The only place that
+        creates one; subclass to substitute it."""
+        s = self.settings
+        context = ssl.create_default_context() if s.security != "none" else None
+        conn: smtplib.SMTP
+        if s.security == "ssl":
+            conn = smtplib.SMTP_SSL(
+                s.host, s.port, local_hostname=s.helo, timeout=s.timeout, context=context
+            )
+        else:
+            conn = smtplib.SMTP(s.host, s.port, local_hostname=s.helo, timeout=s.timeout)
+        try:
+            conn.ehlo()
+            if s.security == "starttls":
+                if not conn.has_extn("starttls"):
+                    raise TransportError(
+                        f"SMTP server {s.endpoint} does not offer STARTTLS; use security "
+                        f"'ssl' (usually port 465), or 'none' only on a trusted network",
+                        endpoint=s.endpoint,
+                        retryable=False,
+                    )
+                conn.starttls(context=context)
+                conn.ehlo()
+            if s.username:
+                conn.login(s.username, s.password or "")
+        except BaseException:
+            _close_quietly(conn)
+            raise
+        return conn
+
+    def _open(self, recipient: str) -> smtplib.SMTP:
+        conn = self._conn
+        if conn is not None and self._clock() - self._last_used > REUSE_CHECK_SECONDS:
+            try:
+                if conn.noop()[0] != 250:
+                    raise smtplib.SMTPServerDisconnected("NOOP not answered with 250")
+            except (OSError, smtplib.SMTPException):
+                self._drop()
+                conn = None
+        if conn is None:
+            try:
+                conn = self._connect()
+            except Exception as exc:
+                raise self._connect_error(exc, recipient) from exc
+            self._conn = conn
+            log.info("SMTP connected to %s", self.settings.endpoint)
+        return conn
+
+    def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            _close_quietly(conn)
+
+    def close(self) -> None:
+        """QUIT the connection if one is open (a later ``send`` reopens)."""
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        try:
+            conn.quit()
+        except (OSError, smtplib.SMTPException):
+            _close_quietly(conn)
+
+    def __enter__(self) -> SmtpSender:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- sending
+
+    def send(self, raw: bytes, mail_from: str, rcpt: str) -> None:
+        """Deliver ``raw`` to ``rcpt`` with envelope sender ``mail_from``."""
+        conn = self._open(rcpt)
+        options = self._mail_options(conn, raw, mail_from, rcpt)
+        try:
+            conn.sendmail(mail_from, [rcpt], raw, mail_options=options)
+        except smtplib.SMTPRecipientsRefused as exc:
+            code, reply = exc.recipients.get(rcpt, next(iter(exc.recipients.values())))
+            raise self._reply_error(rcpt, code, reply) from exc
+        except smtplib.SMTPSenderRefused as exc:
+            error = self._reply_error(rcpt, exc.smtp_code, exc.smtp_error, sender=exc.sender)
+            raise error from exc
+        except smtplib.SMTPServerDisconnected as exc:
+            self._drop()
+            raise self._lost(rcpt, exc) from exc
+        except smtplib.SMTPResponseException as exc:  # DATA refused, 421 closing, ...
+            if exc.smtp_code == 421:
+                self._drop()
+                raise self._lost(rcpt, exc, code=421, reply=_decode(exc.smtp_error)) from exc
+            raise self._reply_error(rcpt, exc.smtp_code, exc.smtp_error) from exc
+        except smtplib.SMTPNotSupportedError as exc:
+            raise PermanentSendError(rcpt, str(exc), endpoint=self.settings.endpoint) from exc
+        except OSError as exc:  # reset, broken pipe, time-out
+            self._drop()
+            raise self._lost(rcpt, exc) from exc
+        self._last_used = self._clock()
+
+    def _mail_options(
+        self, conn: smtplib.SMTP, raw: bytes, mail_from: str, rcpt: str
+    ) -> list[str]:
+        options: list[str] = []
+        if not raw.isascii() and conn.has_extn("8bitmime"):
+            options.append("BODY=8BITMIME")
+        if not (mail_from + rcpt).isascii():
+            options.append("SMTPUTF8")  # refused with SMTPNotSupportedError if not offered
+        return options
+
+    # -- classification
+
+    def _reply_error(
+        self, rcpt: str, code: int, reply: bytes | str, *, sender: str | None = None
+    ) -> TemporarySendError | PermanentSendError:
+        text = _decode(reply)
+        if sender is not None:
+            text = f"sender {sender!r} refused: {text}"
+        endpoint = self.settings.endpoint
+        if 400 <= code < 500:
+            return TemporarySendError(rcpt, text, code=code, endpoint=endpoint)
+        return PermanentSendError(rcpt, text, code=code, endpoint=endpoint)
+
+    def _lost(
+        self, rcpt: str, exc: BaseException, *, code: int | None = None, reply: str | None = None
+    ) -> TemporarySendError:
+        return TemporarySendError(
+            rcpt,
+            reply or f"connection lost: {_describe(exc)}",
+            code=code,
+            endpoint=self.settings.endpoint,
+            connection_failed=True,
+        )
+
+    def _connect_error(self, exc: Exception, rcpt: str) -> TransportError:
+        s = self.settings
+        if isinstance(exc, TransportError):
+            return exc
+        if isinstance(exc, smtplib.SMTPAuthenticationError):
+            return TransportError(
+                _redact(
+                    f"SMTP login as {s.username!r} at {s.endpoint} was rejected "
+                    f"({exc.smtp_code} {_decode(exc.smtp_error)}); check smtp.username "
+                    f"and smtp.password",
+                    s.password,
+                ),
+                endpoint=s.endpoint,
+                retryable=False,
+            )
+        if isinstance(exc, smtplib.SMTPNotSupportedError):
+            return TransportError(
+                f"SMTP server {s.endpoint} cannot log in {s.username!r} ({exc}); "
+                f"it offers no AUTH on this connection: use security 'starttls' or 'ssl'",
+                endpoint=s.endpoint,
+                retryable=False,
+            )
+        if isinstance(exc, ssl.SSLError):
+            return TransportError(
+                f"TLS with SMTP server {s.endpoint} failed ({exc.reason or exc}); is this a "
+                f"plain port? security 'ssl' needs port 465, 'starttls' port 587 or 25",
+                endpoint=s.endpoint,
+                retryable=False,
+            )
+        if isinstance(exc, smtplib.SMTPConnectError) and exc.smtp_code >= 500:
+            return PermanentSendError(
+                rcpt, _decode(exc.smtp_error), code=exc.smtp_code, endpoint=s.endpoint
+            )
+        if isinstance(exc, smtplib.SMTPResponseException):
+            return TemporarySendError(
+                rcpt,
+                _decode(exc.smtp_error),
+                code=exc.smtp_code,
+                endpoint=s.endpoint,
+                connection_failed=True,
+            )
+        if isinstance(exc, TimeoutError):
+            return TemporarySendError(
+                rcpt,
+                f"no answer within {s.timeout:g} s",
+                endpoint=s.endpoint,
+                connection_failed=True,
+            )
+        if isinstance(exc, (OSError, smtplib.SMTPException)):
+            return TemporarySendError(
+                rcpt,
+                f"cannot connect: {_describe(exc)}",
+                endpoint=s.endpoint,
+                connection_failed=True,
+            )
+        raise exc
+
+
+def _decode(reply: bytes | str) -> str:
+    return reply.decode("utf-8", "replace") if isinstance(reply, bytes) else str(reply)
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+def _redact(text: str, secret: str | None) -> str:
+    return text.replace(secret, "***") if secret else text
+
+
+def _close_quietly(conn: smtplib.SMTP) -> None:
+    try:
+        conn.close()
+    except OSError as exc:
+        log.debug("SMTP close: %s", exc)
