@@ -1,0 +1,294 @@
+"""Evaluating a round (RULES.md §4, §6, §7, §10): exactly once, atomically.
+
+1. **Inputs** (read): every team with a lineup (not withdrawn) for the
+   round, not announced for deletion, its lineup corrected against
+   ``floor(WP)`` at this moment, its PSZ; the settings that shape the
+   tournament; the seed (``secrets.randbits(63)`` unless given).
+2. **Tournament** (no lock held): ``bot.rules.report.build_report`` with the
+   inputs and seed, outside the write lock because the Monte Carlo may take
+   a while.
+3. **Apply** (one ``BEGIN IMMEDIATE`` transaction): check that the round is
+   still open and the inputs did not change meanwhile (else start again
+   from 1); delete the teams announced for deletion; add the WP gains and
+   store the new PSZ (two decimals); after the last round of a season age
+   every existing team; store inputs, report and public report; close the
+   round with its seed; open the next round with its deadline.
+
+A crash anywhere leaves either the old state (the round still open, due
+again) or the new one; the state check and the ``round_results`` primary
+key make a second evaluation impossible. ``replay`` re-plays a stored
+round from its stored inputs and seed and compares the result.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import secrets
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from bot.league.moves import next_numbering
+from bot.league.settings import LeagueSettings
+from bot.rules.corrections import CorrectedLineup, correct
+from bot.rules.lineup import Lineup
+from bot.rules.rounding import to_cents
+from bot.rules.wp import age, budget
+from bot.storage import repo
+from bot.storage.repo import RoundRow
+from bot.storage.values import dec_from_db, dec_to_db, time_to_db
+
+#: ``step(name)`` is called at these points inside the apply transaction
+#: (crash tests raise from it).
+STEPS = (
+    "checked", "deleted", "entry", "gains_applied", "aged", "results_stored",
+    "round_closed", "next_round_opened",
+)
+#: How often the tournament is recomputed when moves keep arriving meanwhile;
+#: the last attempt computes inside the lock.
+MAX_ATTEMPTS = 3
+
+Step = Callable[[str], None]
+
+
+class EvaluationError(RuntimeError):
+    """The stored data contradict the tournament report (a bug, never input)."""
+
+
+def canonical_json(data: Any) -> str:
+    """Sorted keys, no spaces: equal data give equal text."""
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantInput:
+    team_id: int
+    name: str
+    move_id: int
+    sent: Lineup
+    corrected: CorrectedLineup
+    wp: Decimal
+    psz: Decimal
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "team_id": self.team_id,
+            "name": self.name,
+            "move_id": self.move_id,
+            "sent": str(self.sent),
+            "lineup": str(self.corrected.lineup),
+            "budget": self.corrected.budget,
+            "corrections": [c.to_json() for c in self.corrected.corrections],
+            "wp": dec_to_db(self.wp),
+            "psz": dec_to_db(self.psz),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInputs:
+    round: RoundRow
+    entrants: tuple[EntrantInput, ...]
+    doomed: tuple[int, ...]
+
+    def to_json(self, seed: int, settings: LeagueSettings) -> dict[str, Any]:
+        return {
+            "round": self.round.number,
+            "seed": seed,
+            "points": list(settings.points),
+            "simulations": settings.simulations,
+            "initial_psz": dec_to_db(settings.initial_psz),
+            "psz_bound": settings.psz_bound,
+            "entrants": [e.to_json() for e in self.entrants],
+            "deleted": list(self.doomed),
+        }
+
+
+def gather_inputs(conn: sqlite3.Connection, rnd: RoundRow) -> RoundInputs:
+    """The teams that play round ``rnd`` and the teams deleted at its evaluation."""
+    moves = repo.current_moves(conn, rnd.number)
+    entrants: list[EntrantInput] = []
+    doomed: list[int] = []
+    for team in repo.active_teams(conn):
+        if team.doomed_round is not None and team.doomed_round <= rnd.number:
+            doomed.append(team.id)
+            continue
+        move = moves.get(team.id)
+        if team.registered_round > rnd.number or move is None or move.lineup is None:
+            continue
+        entrants.append(EntrantInput(
+            team.id, team.name, move.id, move.lineup, correct(move.lineup, budget(team.wp)),
+            team.wp, team.psz,
+        ))
+    return RoundInputs(rnd, tuple(entrants), tuple(doomed))
+
+
+def play(inputs: dict[str, Any], progress: Callable[..., Any] | None = None) -> dict[str, Any]:
+    """The tournament report of stored inputs (the same call for evaluation and replay)."""
+    from bot.rules.report import build_report
+    from bot.rules.tournament import Entrant, Points
+
+    entrants = [
+        Entrant(e["name"], Lineup.parse(e["lineup"]), Fraction(Decimal(e["psz"])))
+        for e in inputs["entrants"]
+    ]
+    report = build_report(
+        entrants,
+        inputs["seed"],
+        points=Points(*inputs["points"]),
+        simulations=inputs["simulations"],
+        initial_psz=Fraction(Decimal(inputs["initial_psz"])),
+        psz_bound=inputs["psz_bound"],
+        progress=progress,
+    )
+    # Round-trip through JSON so stored and fresh reports compare as equals.
+    return json.loads(canonical_json(report))
+
+
+def public(report: dict[str, Any]) -> dict[str, Any]:
+    from bot.rules.report import public_report
+
+    return json.loads(canonical_json(public_report(report)))
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What the apply step changed (for the newsletter)."""
+
+    round: RoundRow
+    seed: int
+    report: dict[str, Any]
+    public_report: dict[str, Any]
+    deleted: tuple[str, ...]
+    aged: bool
+    next_round: int
+    next_deadline: datetime
+
+
+def _team_numbers(report: dict[str, Any], name: str) -> tuple[Decimal, Decimal, dict[str, int]]:
+    try:
+        gain = Decimal(str(report["wp_gain"][name]))
+        psz = to_cents(Decimal(str(report["psz"][name]["after"])))
+        rec = report["record"][name]
+        record = {k: int(rec[k]) for k in ("won", "drawn", "lost")}
+    except (KeyError, TypeError, ArithmeticError) as exc:
+        raise EvaluationError(
+            f"the tournament report lacks WP gain, PSZ or record of {name!r}: {exc!r}"
+        ) from exc
+    return gain, psz, record
+
+
+def apply_round(
+    conn: sqlite3.Connection,
+    settings: LeagueSettings,
+    inputs: RoundInputs,
+    inputs_json: dict[str, Any],
+    report: dict[str, Any],
+    public_report: dict[str, Any],
+    *,
+    now: datetime,
+    next_deadline: datetime,
+    step: Step,
+) -> Applied:
+    """Write a round's evaluation (inside the caller's write transaction)."""
+    rnd = inputs.round
+    number = rnd.number
+    step("checked")
+    deleted = []
+    for team_id in inputs.doomed:
+        deleted.append(repo.team_by_id(conn, team_id).name)
+        conn.execute("UPDATE teams SET deleted_round = ? WHERE id = ?", (number, team_id))
+    step("deleted")
+    for entrant in inputs.entrants:
+        gain, psz, record = _team_numbers(report, entrant.name)
+        wp_new = entrant.wp + gain
+        conn.execute(
+            "INSERT INTO round_entries (round, team_id, move_id, lineup, played, budget,"
+            " corrections, wp_before, wp_gain, psz_before, psz_after, won, drawn, lost)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (number, entrant.team_id, entrant.move_id, str(entrant.sent),
+             str(entrant.corrected.lineup), entrant.corrected.budget,
+             canonical_json([c.to_json() for c in entrant.corrected.corrections]),
+             dec_to_db(entrant.wp), dec_to_db(gain), dec_to_db(entrant.psz), dec_to_db(psz),
+             record["won"], record["drawn"], record["lost"]),
+        )
+        conn.execute(
+            "INSERT INTO wp_history (team_id, round, kind, wp_before, wp_after)"
+            " VALUES (?, ?, 'gain', ?, ?)",
+            (entrant.team_id, number, dec_to_db(entrant.wp), dec_to_db(wp_new)),
+        )
+        conn.execute(
+            "UPDATE teams SET wp = ?, psz = ?, last_played_round = ? WHERE id = ?",
+            (dec_to_db(wp_new), dec_to_db(psz), number, entrant.team_id),
+        )
+        step("entry")
+    step("gains_applied")
+    aged = rnd.round_in_season >= settings.season_rounds
+    if aged:
+        rows = conn.execute(
+            "SELECT id, wp FROM teams WHERE deleted_round IS NULL AND registered_round <= ?",
+            (number,),
+        ).fetchall()
+        for row in rows:
+            before = dec_from_db(row["wp"])
+            after = age(before)
+            conn.execute(
+                "INSERT INTO wp_history (team_id, round, kind, wp_before, wp_after)"
+                " VALUES (?, ?, 'ageing', ?, ?)",
+                (row["id"], number, dec_to_db(before), dec_to_db(after)),
+            )
+            conn.execute("UPDATE teams SET wp = ? WHERE id = ?", (dec_to_db(after), row["id"]))
+    step("aged")
+    conn.execute(
+        "INSERT INTO round_results (round, inputs, report, public_report, created_at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (number, canonical_json(inputs_json), canonical_json(report),
+         canonical_json(public_report), time_to_db(now)),
+    )
+    step("results_stored")
+    seed = int(inputs_json["seed"])
+    conn.execute(
+        "UPDATE rounds SET state = 'evaluated', seed = ?, evaluated_at = ?"
+        " WHERE number = ? AND state = 'open'",
+        (seed, time_to_db(now), number),
+    )
+    step("round_closed")
+    season, in_season = next_numbering(rnd.season, rnd.round_in_season, settings.season_rounds)
+    repo.insert_round(conn, number=number + 1, season=season, round_in_season=in_season,
+                      deadline=next_deadline, now=now)
+    step("next_round_opened")
+    return Applied(rnd, seed, report, public_report, tuple(deleted), aged, number + 1,
+                   next_deadline)
+
+
+def new_seed() -> int:
+    return secrets.randbits(63)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    round: int
+    seed: int
+    identical: bool
+    #: A unified diff of the stored and the replayed report ('' when identical).
+    diff: str
+
+
+def replay_stored(inputs_text: str, report_text: str, number: int) -> ReplayResult:
+    inputs = json.loads(inputs_text)
+    stored = json.loads(report_text)
+    fresh = play(inputs)
+    identical = canonical_json(fresh) == canonical_json(stored)
+    diff = ""
+    if not identical:
+        lines = difflib.unified_diff(
+            json.dumps(stored, indent=1, sort_keys=True, ensure_ascii=False).splitlines(),
+            json.dumps(fresh, indent=1, sort_keys=True, ensure_ascii=False).splitlines(),
+            f"round {number} stored", f"round {number} replayed", lineterm="", n=2,
+        )
+        diff = "\n".join(lines)
+    return ReplayResult(number, int(inputs["seed"]), identical, diff)

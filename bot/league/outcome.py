@@ -1,0 +1,199 @@
+"""What a mail did, as language-neutral data for the reply renderer.
+
+``League.submit`` returns a ``MoveOutcome``. Every message to the manager is
+a ``Notice(code, params)``; the renderer has one German and one English
+sentence per code (``CODES`` below documents each code and its params).
+Informational notices go to ``MoveOutcome.notices``, rejections to
+``MoveOutcome.errors``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from bot.league.requests import LineError
+from bot.rules.corrections import CorrectedLineup
+from bot.rules.lineup import Lineup
+
+# -- notices (something was done or is worth knowing) -------------------------
+MANAGER_CREATED = "manager_created"
+PASSWORD_ISSUED = "password_issued"
+MANAGER_NAME_SET = "manager_name_set"
+TEAM_REGISTERED = "team_registered"
+NAME_SHORTENED = "name_shortened"
+SHORT_NAME_DERIVED = "short_name_derived"
+SHORT_NAME_SHORTENED = "short_name_shortened"
+LINEUP_SET = "lineup_set"
+LINEUP_REPLACED = "lineup_replaced"
+LINEUP_UNCHANGED = "lineup_unchanged"
+LINEUP_CORRECTED = "lineup_corrected"
+WITHDRAWN = "withdrawn"
+REGISTRATION_WITHDRAWN = "registration_withdrawn"
+TEAM_WILL_BE_DELETED = "team_will_be_deleted"
+DELETION_CANCELLED = "deletion_cancelled"
+LATE = "late"
+STATUS = "status"
+NOT_REGISTERED = "not_registered"
+HELP = "help"
+NOTHING_TO_DO = "nothing_to_do"
+NOTHING_CHANGED = "nothing_changed"
+
+# -- errors (a request was refused; the whole mail then changes nothing) -----
+PASSWORD_MISSING = "password_missing"
+PASSWORD_WRONG = "password_wrong"
+LINE_ERROR = "line_error"
+NAME_TAKEN = "name_taken"
+NAME_RESERVED = "name_reserved"
+NAME_EMPTY = "name_empty"
+TOO_MANY_TEAMS = "too_many_teams"
+UNKNOWN_TEAM = "unknown_team"
+TEAM_NOT_YOURS = "team_not_yours"
+TEAM_DELETED = "team_deleted"
+WHICH_TEAM = "which_team"
+NO_TEAM = "no_team"
+SHORT_NAME_WITHOUT_TEAM = "short_name_without_team"
+
+#: Every code with what it means and its params (the renderer's checklist).
+CODES: dict[str, str] = {
+    MANAGER_CREATED: "A new manager was created for this address. params: address, "
+    "password (the generated password, or None when passwords are off).",
+    PASSWORD_ISSUED: "The manager had no password; this one was generated and must be "
+    "given in every later mail. params: password.",
+    MANAGER_NAME_SET: "The manager's display name is now `name`. params: name.",
+    TEAM_REGISTERED: "A new team was registered; it plays from `round` on. params: team, "
+    "short_name, round, wp (initial WP).",
+    NAME_SHORTENED: "The team name was longer than `limit` characters and was shortened. "
+    "params: given, name, limit.",
+    SHORT_NAME_DERIVED: "No short name was given; this one was derived from the team name. "
+    "params: team, short_name.",
+    SHORT_NAME_SHORTENED: "The short name was longer than `limit` characters and was "
+    "shortened. params: team, given, short_name, limit.",
+    LINEUP_SET: "The lineup was stored for the round. params: team, lineup (as sent, "
+    "canonical T-A-V-M-S), round.",
+    LINEUP_REPLACED: "The lineup replaces the one stored before for this round. params: "
+    "team, lineup, previous, round.",
+    LINEUP_UNCHANGED: "The same lineup was already stored; nothing changed. params: team, "
+    "lineup, round.",
+    LINEUP_CORRECTED: "With the team's current budget the lineup will be corrected. params: "
+    "team, lineup (sent), played (after corrections), budget (floor(WP)), corrections "
+    "(list of {rule: back_cap|three_to_one|budget, row, from, to}).",
+    WITHDRAWN: "The team is taken out of the round; it does not play unless a new lineup "
+    "comes before the deadline. params: team, round, had_lineup (bool).",
+    REGISTRATION_WITHDRAWN: "The team registered for this round was withdrawn before the "
+    "deadline: it is removed as if never registered and its name is free again. params: "
+    "team, round.",
+    TEAM_WILL_BE_DELETED: "The manager would own more than two teams: this (weaker) team "
+    "will be deleted for good when round `round` is evaluated, unless the new team's "
+    "registration is withdrawn before the deadline. params: team, wp, round, because "
+    "(the new team's name).",
+    DELETION_CANCELLED: "The announced deletion of this team is cancelled (the new team "
+    "was withdrawn). params: team.",
+    LATE: "The mail came after the deadline of round `missed`: everything in it counts for "
+    "round `round`. params: missed, deadline (the missed one), round.",
+    STATUS: "The manager asked for the status; the teams' states are in MoveOutcome.teams. "
+    "params: season, round, round_in_season, deadline (datetime or None).",
+    NOT_REGISTERED: "The sender is not a manager yet (asked for status or help only). "
+    "params: address.",
+    HELP: "The manager asked for help; the reply should contain the command summary.",
+    NOTHING_TO_DO: "The mail contained no command at all.",
+    NOTHING_CHANGED: "Because of the errors listed, nothing in this mail was stored.",
+    PASSWORD_MISSING: "This manager has a password but the mail does not contain it "
+    "(`Passwort: ...` / `Password: ...`); nothing was changed. params: address.",
+    PASSWORD_WRONG: "The password in the mail is wrong; nothing was changed. params: "
+    "address.",
+    LINE_ERROR: "A line could not be read (e.g. an invalid lineup). params: line, "
+    "line_number, reason, example.",
+    NAME_TAKEN: "A team with this name (ignoring case and spaces) exists or existed; names "
+    "are unique forever. params: name, line.",
+    NAME_RESERVED: "Team names must not start with 'GM ' (reserved for the GM teams). "
+    "params: name, line.",
+    NAME_EMPTY: "The team name is empty. params: line.",
+    TOO_MANY_TEAMS: "A manager owns at most `limit` teams and none of the older teams can "
+    "make room (all were registered in this round). params: team, limit, line.",
+    UNKNOWN_TEAM: "No team of this name exists. params: team, line, own_teams (names).",
+    TEAM_NOT_YOURS: "The team belongs to another manager. params: team, line.",
+    TEAM_DELETED: "The team was deleted and cannot play any more. params: team, line.",
+    WHICH_TEAM: "A lineup without a team name, but the manager has several teams: say "
+    "which (`Team: NAME` or `NAME: LINEUP`). params: line, own_teams.",
+    NO_TEAM: "A lineup or withdrawal but the manager has no team yet: register one with "
+    "`Neues Team: NAME / SHORT`. params: line.",
+    SHORT_NAME_WITHOUT_TEAM: "A short name can only be given for a team registered in the "
+    "same mail (teams cannot be renamed). params: short_name, line.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One message to the manager: a code of ``CODES`` and its params."""
+
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.code not in CODES:
+            raise ValueError(f"unknown notice code {self.code!r}; known: {sorted(CODES)}")
+
+
+@dataclass(frozen=True, slots=True)
+class ManagerInfo:
+    address: str
+    display_name: str | None
+    is_new: bool
+    #: The generated password to tell the manager (only once), else None.
+    new_password: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TeamState:
+    """One of the manager's teams as it stands for the round the mail counts for."""
+
+    name: str
+    short_name: str
+    wp: Decimal
+    budget: int
+    psz: Decimal
+    #: The stored lineup for the round (as sent), None if none or withdrawn.
+    lineup: Lineup | None
+    #: What will play if the budget stays as it is now (None without lineup).
+    corrected: CorrectedLineup | None
+    #: The lineup stored before this mail (None if there was none).
+    previous: Lineup | None
+    #: True when this mail changed the team's lineup or withdrawal.
+    changed: bool
+    withdrawn: bool
+    #: Announced for deletion at the evaluation of the round.
+    doomed: bool
+    registered_this_round: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MoveOutcome:
+    """Everything the reply to one mail needs."""
+
+    manager: ManagerInfo | None
+    accepted: bool
+    #: The round the mail's moves count for.
+    round: int
+    #: True when the mail came after the deadline and counts for the next round.
+    late: bool
+    #: Deadline of ``round`` (None if that round is not opened yet).
+    deadline: datetime | None
+    notices: list[Notice] = field(default_factory=list)
+    errors: list[Notice] = field(default_factory=list)
+    teams: list[TeamState] = field(default_factory=list)
+    ignored: tuple[str, ...] = ()
+    line_errors: tuple[LineError, ...] = ()
+    language: str = "de"
+
+    def codes(self) -> list[str]:
+        """All notice and error codes in order (handy for logs and tests)."""
+        return [n.code for n in self.notices] + [e.code for e in self.errors]
+
+    @property
+    def summary(self) -> str:
+        """A short English line for the ledger (``inbound.outcome``)."""
+        state = "accepted" if self.accepted else "rejected"
+        return f"{state} round {self.round}: " + ", ".join(self.codes())

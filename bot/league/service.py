@@ -1,0 +1,373 @@
+"""The league service: one method per use case, each one transaction.
+
+``League(db, settings)`` carries out what managers ask for (``submit``, in
+the caller's transaction), evaluates due rounds (``evaluate_due``), and
+answers questions about the state (``status``, tables, reminders,
+``replay``). Time is always passed in as an aware ``now``; nothing here
+reads the clock.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.league import evaluation as ev
+from bot.league import tables
+from bot.league.errors import BadTime, LeagueError, NoOpenRound, RoundNotOpen, UnknownRound
+from bot.league.moves import normalize_address, submit_moves
+from bot.league.outcome import MoveOutcome
+from bot.league.requests import ParsedMoves
+from bot.league.settings import LeagueSettings
+from bot.league.tables import PszRow, WpRow, manager_label
+from bot.storage import repo
+from bot.storage.db import Database
+from bot.storage.repo import RoundRow
+from bot.storage.values import time_to_db
+
+__all__ = [
+    "EvaluationResult",
+    "League",
+    "LeagueSettings",
+    "LeagueStatus",
+    "Recipient",
+    "ReminderTarget",
+    "ReplayResult",
+]
+
+ReplayResult = ev.ReplayResult
+
+
+@dataclass(frozen=True, slots=True)
+class Recipient:
+    manager_id: int
+    address: str
+    display_name: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderTarget:
+    """A manager to remind: ``teams`` played recently but have no lineup yet."""
+
+    manager_id: int
+    address: str
+    display_name: str | None
+    teams: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueStatus:
+    season: int
+    round: int
+    round_in_season: int
+    deadline: datetime
+    #: The deadline has passed; the round waits for its evaluation.
+    deadline_passed: bool
+    #: Managers with at least one team, and all managers ever registered.
+    managers: int
+    managers_total: int
+    teams: int
+    #: Names of the teams with a lineup for the open round (never the lineups).
+    teams_with_lineup: tuple[str, ...]
+    evaluated_rounds: int
+
+
+@dataclass(frozen=True, slots=True)
+class EvaluationResult:
+    """An evaluated round and everything the newsletter needs."""
+
+    round: int
+    season: int
+    round_in_season: int
+    seed: int
+    report: dict[str, Any]
+    public_report: dict[str, Any]
+    wp_table: list[WpRow]
+    psz_table: list[PszRow]
+    recipients: list[Recipient]
+    #: Teams deleted at this evaluation (the announced weaker teams).
+    deleted: tuple[str, ...]
+    #: True after the last round of a season: every team aged.
+    aged: bool
+    next_round: int
+    next_deadline: datetime
+
+
+def _aware(what: str, moment: datetime) -> None:
+    if not isinstance(moment, datetime) or moment.tzinfo is None:
+        raise BadTime(what, moment)
+
+
+class League:
+    """The league over one database.
+
+    ``lot`` draws the lots of the two-team rule (a ``SystemRandom`` unless
+    given). ``step``, if set, is called with the name of each point of the
+    evaluation's write transaction (``evaluation.STEPS``); crash tests raise
+    from it.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        settings: LeagueSettings | None = None,
+        *,
+        lot: random.Random | None = None,
+    ) -> None:
+        self.db = db
+        self.settings = settings or LeagueSettings()
+        self.lot = lot or random.SystemRandom()
+        self.step: Callable[[str], None] | None = None
+
+    # -- rounds ------------------------------------------------------------------
+
+    def open_round(self, conn: sqlite3.Connection) -> RoundRow | None:
+        return repo.open_round(conn)
+
+    def ensure_first_round(self, now: datetime, deadline: datetime) -> RoundRow:
+        """Open round 1 of season 1 with ``deadline`` if the league has no round yet;
+        returns the open round either way."""
+        _aware("now", now)
+        _aware("deadline", deadline)
+        with self.db.transaction() as conn:
+            if repo.round_by_number(conn, 1) is None:
+                repo.insert_round(conn, number=1, season=1, round_in_season=1,
+                                  deadline=deadline, now=now)
+            current = repo.open_round(conn)
+            if current is None:
+                raise NoOpenRound()
+            return current
+
+    def set_deadline(self, round_number: int, deadline: datetime) -> None:
+        """Move the deadline of the open round."""
+        _aware("deadline", deadline)
+        with self.db.transaction() as conn:
+            rnd = repo.round_by_number(conn, round_number)
+            if rnd is None:
+                raise UnknownRound(round_number)
+            if not rnd.is_open:
+                raise RoundNotOpen(round_number)
+            conn.execute("UPDATE rounds SET deadline = ? WHERE number = ?",
+                         (time_to_db(deadline), round_number))
+
+    # -- moves -------------------------------------------------------------------
+
+    def submit(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        sender: str,
+        sender_name: str | None,
+        moves: ParsedMoves,
+        now: datetime,
+        inbound_id: int | None = None,
+        message_id: str | None = None,
+    ) -> MoveOutcome:
+        """Carry out one mail's requests inside ``conn``'s transaction
+        (see ``bot.league.moves``)."""
+        return submit_moves(
+            conn, self.settings, sender=sender, sender_name=sender_name, moves=moves,
+            now=now, lot=self.lot, inbound_id=inbound_id, message_id=message_id,
+        )
+
+    # -- evaluation --------------------------------------------------------------
+
+    def _next_deadline(self, rnd: RoundRow, now: datetime, given: datetime | None) -> datetime:
+        if given is not None:
+            _aware("next_deadline", given)
+            if given <= now:
+                raise LeagueError(
+                    f"next deadline {given.isoformat()} is not after now ({now.isoformat()}); "
+                    "the next round needs a deadline in the future"
+                )
+            return given
+        deadline = rnd.deadline + self.settings.round_length
+        while deadline <= now:
+            deadline += self.settings.round_length
+        return deadline
+
+    def evaluate_due(
+        self,
+        now: datetime,
+        *,
+        seed: int | None = None,
+        next_deadline: datetime | None = None,
+        force: bool = False,
+        progress: Callable[..., Any] | None = None,
+    ) -> EvaluationResult | None:
+        """Evaluate the open round if its deadline has passed (or ``force``).
+
+        Returns None when nothing is due (or another process evaluated it
+        first). See ``bot.league.evaluation`` for the steps.
+        """
+        _aware("now", now)
+        chosen_seed = seed if seed is not None else ev.new_seed()
+        step = self.step or (lambda _name: None)
+        for attempt in range(ev.MAX_ATTEMPTS):
+            with self.db.read() as conn:
+                rnd = repo.open_round(conn)
+                if rnd is None or (not force and now <= rnd.deadline):
+                    return None
+                inputs = ev.gather_inputs(conn, rnd)
+            inputs_json = inputs.to_json(chosen_seed, self.settings)
+            deadline = self._next_deadline(rnd, now, next_deadline)
+            last = attempt == ev.MAX_ATTEMPTS - 1
+            if not last:
+                report = ev.play(inputs_json, progress)
+            with self.db.transaction() as conn:
+                current = repo.open_round(conn)
+                if current is None or current.number != rnd.number:
+                    return None
+                fresh = ev.gather_inputs(conn, current)
+                if fresh.to_json(chosen_seed, self.settings) != inputs_json:
+                    if not last:
+                        continue
+                    inputs = fresh
+                    inputs_json = fresh.to_json(chosen_seed, self.settings)
+                if last:
+                    report = ev.play(inputs_json, progress)
+                applied = ev.apply_round(
+                    conn, self.settings, inputs, inputs_json, report, ev.public(report),
+                    now=now, next_deadline=deadline, step=step,
+                )
+                return self._result(conn, applied)
+        return None  # pragma: no cover - the last attempt always returns
+
+    def _result(self, conn: sqlite3.Connection, applied: ev.Applied) -> EvaluationResult:
+        number = applied.round.number
+        return EvaluationResult(
+            round=number,
+            season=applied.round.season,
+            round_in_season=applied.round.round_in_season,
+            seed=applied.seed,
+            report=applied.report,
+            public_report=applied.public_report,
+            wp_table=self.wp_table(conn, number),
+            psz_table=self.psz_table(conn, number),
+            recipients=self.recipients(conn),
+            deleted=applied.deleted,
+            aged=applied.aged,
+            next_round=applied.next_round,
+            next_deadline=applied.next_deadline,
+        )
+
+    def replay(self, round_number: int) -> ReplayResult:
+        """Re-play an evaluated round from its stored inputs and seed."""
+        with self.db.read() as conn:
+            row = conn.execute(
+                "SELECT inputs, report FROM round_results WHERE round = ?", (round_number,)
+            ).fetchone()
+        if row is None:
+            raise UnknownRound(round_number, "has been evaluated")
+        return ev.replay_stored(row["inputs"], row["report"], round_number)
+
+    def stored_report(self, round_number: int, *, public: bool = True) -> dict[str, Any]:
+        """The stored (public or full) report of an evaluated round."""
+        import json
+
+        column = "public_report" if public else "report"
+        with self.db.read() as conn:
+            row = conn.execute(
+                f"SELECT {column} FROM round_results WHERE round = ?", (round_number,)
+            ).fetchone()
+        if row is None:
+            raise UnknownRound(round_number, "has been evaluated")
+        return json.loads(row[0])
+
+    # -- questions ---------------------------------------------------------------
+
+    def wp_table(self, conn: sqlite3.Connection, round_number: int) -> list[WpRow]:
+        return tables.wp_table(conn, round_number, self.settings.listed_rounds)
+
+    def psz_table(self, conn: sqlite3.Connection, round_number: int) -> list[PszRow]:
+        return tables.psz_table(conn, round_number, self.settings.listed_rounds)
+
+    def recipients(self, conn: sqlite3.Connection) -> list[Recipient]:
+        """Every manager with at least one team (the newsletter's recipients)."""
+        rows = conn.execute(
+            "SELECT id, address, display_name FROM managers m WHERE EXISTS ("
+            " SELECT 1 FROM teams t WHERE t.manager_id = m.id AND t.deleted_round IS NULL)"
+            " ORDER BY id"
+        )
+        return [Recipient(r["id"], r["address"], r["display_name"]) for r in rows]
+
+    def status(self, conn: sqlite3.Connection, now: datetime) -> LeagueStatus:
+        _aware("now", now)
+        rnd = repo.open_round(conn)
+        if rnd is None:
+            raise NoOpenRound()
+        moves = repo.current_moves(conn, rnd.number)
+        active = repo.active_teams(conn)
+        with_lineup = sorted(
+            (t.name for t in active
+             if t.registered_round <= rnd.number and t.id in moves
+             and moves[t.id].lineup is not None),
+            key=str.casefold,
+        )
+        evaluated = conn.execute(
+            "SELECT COUNT(*) FROM rounds WHERE state = 'evaluated'"
+        ).fetchone()[0]
+        return LeagueStatus(
+            season=rnd.season,
+            round=rnd.number,
+            round_in_season=rnd.round_in_season,
+            deadline=rnd.deadline,
+            deadline_passed=now > rnd.deadline,
+            managers=repo.count_managers(conn),
+            managers_total=repo.count_managers(conn, with_active_teams=False),
+            teams=len(active),
+            teams_with_lineup=tuple(with_lineup),
+            evaluated_rounds=int(evaluated),
+        )
+
+    def managers_without_lineup(
+        self, conn: sqlite3.Connection, round_number: int
+    ) -> list[ReminderTarget]:
+        """Managers whose teams played in one of the last ``listed_rounds`` rounds
+        before ``round_number`` but have no move (lineup or withdrawal) for it."""
+        rows = conn.execute(
+            """
+            SELECT m.id, m.address, m.display_name, t.name
+            FROM teams t JOIN managers m ON m.id = t.manager_id
+            WHERE t.deleted_round IS NULL AND t.doomed_round IS NULL
+              AND EXISTS (SELECT 1 FROM round_entries e WHERE e.team_id = t.id
+                          AND e.round BETWEEN :first AND :last)
+              AND NOT EXISTS (SELECT 1 FROM moves v WHERE v.team_id = t.id AND v.round = :r)
+            ORDER BY m.id, t.id
+            """,
+            {"r": round_number, "first": round_number - self.settings.listed_rounds,
+             "last": round_number - 1},
+        )
+        grouped: dict[int, ReminderTarget] = {}
+        for row in rows:
+            found = grouped.get(row["id"])
+            teams = (*found.teams, row["name"]) if found else (row["name"],)
+            grouped[row["id"]] = ReminderTarget(row["id"], row["address"], row["display_name"],
+                                                teams)
+        return list(grouped.values())
+
+    def record_bounce(
+        self, conn: sqlite3.Connection, address: str, inbound_id: int | None, reason: str,
+        *, now: datetime | None = None,
+    ) -> int:
+        """Record that mail to ``address`` bounced (linked to its manager, if any)."""
+        try:
+            normalized = normalize_address(address)
+        except LeagueError:
+            normalized = address
+        manager = repo.manager_by_address(conn, normalized)
+        cur = conn.execute(
+            "INSERT INTO bounces (manager_id, inbound_id, recipient, reason, at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (manager.id if manager else None, inbound_id, normalized, reason,
+             time_to_db(now) if now else None),
+        )
+        return int(cur.lastrowid)  # type: ignore[arg-type]
+
+    def manager_label(self, conn: sqlite3.Connection, manager_id: int) -> str:
+        manager = repo.manager_by_id(conn, manager_id)
+        return manager_label(manager.display_name, manager.address)

@@ -1,0 +1,73 @@
+"""Fixtures of the league tests: a real database file per test and a mail helper."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.league.requests import (
+    GivePassword,
+    LineError,
+    ParsedMoves,
+    RegisterTeam,
+    Request,
+    SetLineup,
+)
+from bot.league.service import League, LeagueSettings
+from bot.rules.lineup import Lineup
+from bot.storage import open_database
+
+START = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
+FIRST_DEADLINE = START + timedelta(days=7)
+#: Cheap password hashing for tests (the format records the cost).
+FAST = LeagueSettings(password_cost=2, simulations=0)
+
+
+def make_league(tmp_path, settings: LeagueSettings = FAST, seed: int = 0) -> League:
+    league = League(open_database(tmp_path / "state"), settings, lot=random.Random(seed))
+    league.ensure_first_round(START, FIRST_DEADLINE)
+    return league
+
+
+@pytest.fixture
+def league(tmp_path) -> League:
+    return make_league(tmp_path)
+
+
+def moves(*requests: Request, errors: tuple[LineError, ...] = (),
+          password: str | None = None) -> ParsedMoves:
+    reqs = list(requests)
+    if password:
+        reqs.insert(0, GivePassword(f"Passwort: {password}", password))
+    return ParsedMoves(tuple(reqs), errors, ())
+
+
+def lineup(text: str, team: str | None = None) -> SetLineup:
+    line = f"{team}: {text}" if team else f"Aufstellung: {text}"
+    return SetLineup(line, team, Lineup.parse(text))
+
+
+def register(name: str, short: str | None = None) -> RegisterTeam:
+    line = f"Neues Team: {name}" + (f" / {short}" if short else "")
+    return RegisterTeam(line, name, short)
+
+
+class Player:
+    """A manager who remembers the password the bot gave him."""
+
+    def __init__(self, league: League, address: str, name: str | None = None):
+        self.league, self.address, self.name = league, address, name
+        self.password: str | None = None
+
+    def send(self, *requests: Request, now: datetime = START, errors=(),
+             password: str | None = None):
+        given = password if password is not None else self.password
+        with self.league.db.transaction() as conn:
+            result = self.league.submit(conn, sender=self.address, sender_name=self.name,
+                                        moves=moves(*requests, errors=errors, password=given),
+                                        now=now)
+        if result.manager and result.manager.new_password:
+            self.password = result.manager.new_password
+        return result
