@@ -14,6 +14,7 @@ from collections.abc import Sequence
 #: Modules under ``bot.cli`` that register sub-commands, in help order.
 COMMAND_MODULES: tuple[str, ...] = (
     "calculators",
+    "league",
 )
 
 
