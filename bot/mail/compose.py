@@ -1,0 +1,255 @@
+"""Build outgoing mails: a safe ``EmailMessage`` and its exact bytes.
+
+Every mail the bot sends goes through ``compose``: one recipient, a From
+with display name, a stable Message-ID (the same mail composed twice, e.g.
+after a crash before sending, gets the same id, so the outbox and the
+recipients can tell duplicates), threading headers for replies,
+``Auto-Submitted`` so that other robots do not answer (RFC 3834), an
+optional ``List-Unsubscribe``, and a ``multipart/alternative`` body with a
+plain text and an HTML part, both UTF-8.
+
+Header values that contain user text (subjects with team names, display
+names) are sanitised: control characters (CR, LF, ...) become spaces, the
+length is limited, and the ``SMTP`` policy folds and RFC 2047-encodes them.
+Addresses are checked strictly; a bad one raises ``InvalidAddressError``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from email import policy
+from email.header import Header
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime
+from enum import StrEnum
+
+#: The policy of every outgoing message: CRLF line ends, lines folded at 78;
+#: headers set raw (the subject, encoded by ``encode_subject``) are kept as set.
+POLICY = policy.SMTP.clone(refold_source="none")
+#: Longest subject kept (characters); longer ones end in an ellipsis.
+MAX_SUBJECT = 200
+#: Longest display name kept (characters).
+MAX_DISPLAY_NAME = 80
+#: How many earlier message ids a reply's References header keeps.
+MAX_REFERENCES = 10
+
+
+class MailKind(StrEnum):
+    """What a mail is; decides its ``Auto-Submitted`` value (RFC 3834)."""
+
+    REPLY = "reply"
+    NEWSLETTER = "newsletter"
+    REMINDER = "reminder"
+    DIGEST = "digest"
+    NOTICE = "notice"
+
+    @property
+    def auto_submitted(self) -> str:
+        """``auto-replied`` for answers to a mail, else ``auto-generated``."""
+        return "auto-replied" if self is MailKind.REPLY else "auto-generated"
+
+    @property
+    def bulk(self) -> bool:
+        """Mails sent to many players at once (``Precedence: bulk``)."""
+        return self in (MailKind.NEWSLETTER, MailKind.REMINDER)
+
+
+class ComposeError(ValueError):
+    """A mail that cannot be composed safely."""
+
+
+class InvalidAddressError(ComposeError):
+    """Not exactly one plain mail address."""
+
+    def __init__(self, role: str, value: object, reason: str) -> None:
+        self.role = role
+        self.value = value
+        super().__init__(
+            f"{role} address {value!r} is not usable: {reason}; expected exactly one plain "
+            f"address such as 'hans.meier@example.org'"
+        )
+
+
+class InvalidHeaderError(ComposeError):
+    """A header value that cannot be made safe (e.g. a malformed message id)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ComposedMail:
+    """A composed mail: the message object, its bytes (CRLF line ends), its
+    Message-ID and its one recipient."""
+
+    message: EmailMessage
+    data: bytes
+    message_id: str
+    recipient: str
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_ADDR_SPEC = re.compile(
+    rf"^({_ATOM}(?:\.{_ATOM})*)@((?:[A-Za-z0-9](?:[A-Za-z0-9-]{{0,61}}[A-Za-z0-9])?\.)+"
+    rf"[A-Za-z]{{2,63}})$"
+)
+_MSG_ID = re.compile(r"^<[\x21-\x3b\x3d\x3f-\x7e]+@[\x21-\x3b\x3d\x3f-\x7e]+>$")
+_URI = re.compile(r"^(mailto:|https?://)[\x21-\x3b\x3d\x3f-\x7e]+$")
+
+
+def sanitize_header(value: object, max_length: int = MAX_SUBJECT) -> str:
+    """User text made safe for a header: NFC, every control character (CR,
+    LF, TAB, NUL, line separators) replaced by a space, runs of white space
+    collapsed, at most ``max_length`` characters (cut with ``…``)."""
+    text = unicodedata.normalize("NFC", str(value))
+    text = text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates
+    text = " ".join(_CONTROL.sub(" ", text).split())
+    if len(text) > max_length:
+        text = text[: max_length - 1].rstrip() + "…"
+    return text
+
+
+def check_address(value: object, role: str = "recipient") -> str:
+    """Return ``value`` stripped if it is exactly one plain ASCII address
+    (``local@domain.tld``); raise ``InvalidAddressError`` otherwise."""
+    if not isinstance(value, str):
+        raise InvalidAddressError(role, value, "not text")
+    stripped = value.strip()
+    if _CONTROL.search(stripped):
+        raise InvalidAddressError(role, value, "it contains a line break or control character")
+    if any(sep in stripped for sep in ",;<> \t"):
+        raise InvalidAddressError(
+            role, value, "it contains a list separator, angle bracket or space (one address only)"
+        )
+    if len(stripped) > 254:
+        raise InvalidAddressError(role, value, "longer than 254 characters")
+    if not _ADDR_SPEC.match(stripped):
+        raise InvalidAddressError(role, value, "not of the form local-part@domain")
+    return stripped
+
+
+def _msg_id(value: object, what: str) -> str:
+    text = str(value).strip()
+    if not text.startswith("<"):
+        text = f"<{text}>"
+    if _CONTROL.search(text) or not _MSG_ID.match(text):
+        raise InvalidHeaderError(
+            f"{what} {value!r} is not a message id: expected '<unique@domain>' without spaces"
+        )
+    return text
+
+
+def make_message_id(kind: MailKind | str, key: str, recipient: str, domain: str) -> str:
+    """A Message-ID that depends only on what the mail is: its kind, a key
+    naming it (e.g. ``newsletter/round-12/de``, or the id of the mail a
+    reply answers) and the recipient."""
+    kind = MailKind(kind)
+    digest = hashlib.sha256(
+        "\0".join((kind.value, key, recipient.lower())).encode("utf-8")
+    ).hexdigest()[:32]
+    return f"<turnited.{kind.value}.{digest}@{domain}>"
+
+
+def encode_subject(subject: object) -> str:
+    """The sanitised subject folded at 76 columns; non-ASCII text as RFC 2047
+    encoded words. (``email.policy`` alone can emit an empty encoded word
+    when it folds long UTF-8 subjects; ``email.header.Header`` does not.)"""
+    text = sanitize_header(subject, MAX_SUBJECT)
+    charset = "us-ascii" if text.isascii() else "utf-8"
+    return Header(text, charset, header_name="Subject").encode(linesep="\r\n")
+
+
+def _list_unsubscribe(value: str | Sequence[str]) -> str:
+    uris = [value] if isinstance(value, str) else list(value)
+    if not uris:
+        raise InvalidHeaderError("List-Unsubscribe needs at least one mailto: or https: URI")
+    out = []
+    for uri in uris:
+        text = str(uri).strip().removeprefix("<").removesuffix(">")
+        if not _URI.match(text):
+            raise InvalidHeaderError(
+                f"List-Unsubscribe URI {uri!r} is not usable: expected 'mailto:...' or "
+                f"'https://...' without spaces, angle brackets or line breaks"
+            )
+        out.append(f"<{text}>")
+    return ", ".join(out)
+
+
+def _body(text: str) -> str:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    return text if text.endswith("\n") else text + "\n"
+
+
+def compose(
+    *,
+    kind: MailKind | str,
+    sender: str,
+    sender_name: str,
+    to: str,
+    subject: str,
+    text: str,
+    date: datetime,
+    key: str,
+    html: str | None = None,
+    to_name: str | None = None,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    list_unsubscribe: str | Sequence[str] | None = None,
+    reply_to: str | None = None,
+    language: str = "de",
+) -> ComposedMail:
+    """Compose one mail to one recipient.
+
+    ``key`` names the mail for its stable Message-ID (see
+    ``make_message_id``). For a reply pass the Message-ID of the mail
+    answered as ``in_reply_to`` and that mail's References as
+    ``references``. ``date`` must be aware (the clock is passed in).
+    """
+    kind = MailKind(kind)
+    sender = check_address(sender, "sender")
+    to = check_address(to, "recipient")
+    if date.tzinfo is None or date.utcoffset() is None:
+        raise ComposeError(f"date {date.isoformat()!r} is naive: pass an aware datetime (UTC)")
+    if language not in ("de", "en"):
+        raise ComposeError(f"language {language!r}: expected 'de' or 'en'")
+    domain = sender.rsplit("@", 1)[1]
+
+    msg = EmailMessage(policy=POLICY)
+    msg["From"] = Address(sanitize_header(sender_name, MAX_DISPLAY_NAME), *sender.rsplit("@", 1))
+    to_local, to_domain = to.rsplit("@", 1)
+    msg["To"] = Address(sanitize_header(to_name or "", MAX_DISPLAY_NAME), to_local, to_domain)
+    if reply_to is not None:
+        reply_local, reply_domain = check_address(reply_to, "reply-to").rsplit("@", 1)
+        msg["Reply-To"] = Address("", reply_local, reply_domain)
+    msg.set_raw("Subject", encode_subject(subject))
+    msg["Date"] = format_datetime(date)
+    message_id = make_message_id(kind, key, to, domain)
+    msg["Message-ID"] = message_id
+    if in_reply_to is not None:
+        parent = _msg_id(in_reply_to, "In-Reply-To")
+        chain = [_msg_id(r, "References") for r in references]
+        chain = [*[r for r in chain if r != parent][-(MAX_REFERENCES - 1) :], parent]
+        msg["In-Reply-To"] = parent
+        msg["References"] = " ".join(chain)
+    elif references:
+        raise ComposeError("References without In-Reply-To: pass the id of the mail answered")
+    msg["Auto-Submitted"] = kind.auto_submitted
+    msg["X-Auto-Response-Suppress"] = "All"
+    if kind.bulk:
+        msg["Precedence"] = "bulk"
+    if list_unsubscribe is not None:
+        msg["List-Unsubscribe"] = _list_unsubscribe(list_unsubscribe)
+
+    msg.set_content(_body(text), subtype="plain", charset="utf-8", cte="quoted-printable")
+    if html is not None:
+        msg.add_alternative(_body(html), subtype="html", charset="utf-8", cte="quoted-printable")
+        # A boundary from the Message-ID instead of a random one: the same mail
+        # gives the same bytes. "=_" cannot occur in quoted-printable text.
+        msg.set_boundary("=_" + message_id.strip("<>").split("@")[0].rsplit(".", 1)[-1])
+    msg["Content-Language"] = language
+    return ComposedMail(msg, msg.as_bytes(policy=POLICY), message_id, to)
