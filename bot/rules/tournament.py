@@ -130,6 +130,10 @@ class Points:
         return self.draw if own == other else self.loss
 
 
+#: The default 3-1-0 (a module-level value so it can be a default argument).
+DEFAULT_POINTS = Points()
+
+
 def field_groups(players: int) -> int:
     """Number of groups of four for ``players`` player teams (0 for none)."""
     if players < 0:
@@ -504,7 +508,7 @@ def play_tournament(
     entrants: Sequence[Entrant],
     rng: random.Random,
     *,
-    points: Points = Points(),
+    points: Points = DEFAULT_POINTS,
     initial_psz: Fraction = INITIAL_PSZ,
     psz_bound: bool = True,
 ) -> TournamentResult:
@@ -550,6 +554,7 @@ def play_tournament(
 
 
 __all__ = [
+    "DEFAULT_POINTS",
     "GM_PREFIX",
     "SCHEDULE",
     "Entrant",
