@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
 from imapclient import IMAPClient
 
 HOST = "127.0.0.1"
@@ -391,6 +392,8 @@ class ReceivedMessage:
     mail_from: str
     rcpt_tos: tuple[str, ...]
     content: bytes
+    peer: tuple[str, int] = ("", 0)  # the client's address: same peer = same connection
+    login: str | None = None
 
 
 class _RecordingHandler:
@@ -415,6 +418,8 @@ class _RecordingHandler:
             mail_from=envelope.mail_from,
             rcpt_tos=tuple(envelope.rcpt_tos),
             content=content,
+            peer=tuple(session.peer[:2]),
+            login=_text(session.auth_data),
         )
         if self.server.forward_to is not None:
             for rcpt in message.rcpt_tos:
@@ -426,6 +431,24 @@ class _RecordingHandler:
             server.transport.close()
             self.server._crash_in_background()
         return "250 Message accepted for delivery"
+
+
+def _text(value: object) -> str | None:
+    if value is None:
+        return None
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class _Authenticator:
+    def __init__(self, users: Mapping[str, str]) -> None:
+        self.users = users
+
+    def __call__(self, server, session, envelope, mechanism, auth_data) -> AuthResult:
+        if not isinstance(auth_data, LoginPassword):
+            return AuthResult(success=False, handled=False)
+        login, password = auth_data.login.decode(), auth_data.password.decode()
+        ok = self.users.get(login) == password
+        return AuthResult(success=ok, handled=False, auth_data=login if ok else None)
 
 
 FAILURE_REPLIES = {
@@ -440,13 +463,21 @@ class SmtpServer:
     ``fail(kind, recipient)`` makes RCPT TO for that recipient, or (without a
     recipient) every DATA, answer 451 ("temporary") or 550 ("permanent").
     With ``forward_to`` every accepted message is also handed to Dovecot's
-    LMTP, so replies can be read over IMAP.
+    LMTP, so replies can be read over IMAP. With ``users`` (login ->
+    password) AUTH PLAIN/LOGIN is offered (without TLS).
     """
 
-    def __init__(self, *, port: int | None = None, forward_to: DovecotServer | None = None):
+    def __init__(
+        self,
+        *,
+        port: int | None = None,
+        forward_to: DovecotServer | None = None,
+        users: Mapping[str, str] | None = None,
+    ):
         self.host = HOST
         self.port = port or free_port()
         self.forward_to = forward_to
+        self.users = dict(users) if users else None
         self.received: list[ReceivedMessage] = []
         self._lock = threading.Lock()
         self._failures: dict[str | None, str] = {}
@@ -460,8 +491,15 @@ class SmtpServer:
             self._crash_thread = None
         if self._controller is not None:
             return
+        auth: dict[str, object] = {}
+        if self.users is not None:
+            auth = {
+                "authenticator": _Authenticator(self.users),
+                "auth_required": False,  # True would warn: AUTH without TLS
+                "auth_require_tls": False,
+            }
         controller = Controller(
-            _RecordingHandler(self), hostname=self.host, port=self.port, ready_timeout=10
+            _RecordingHandler(self), hostname=self.host, port=self.port, ready_timeout=10, **auth
         )
         controller.start()
         self._controller = controller
