@@ -27,8 +27,9 @@ def clean(text: str) -> str:
 
 
 def name_key(text: str) -> str:
-    """The key under which names must be unique: clean, case-folded."""
-    return clean(text).casefold()
+    """The key under which names must be unique: clean, case-folded (after
+    upper-casing, so that e.g. dotless and dotted i fold alike)."""
+    return clean(clean(text).upper().casefold())
 
 
 def is_reserved(name: str) -> bool:
@@ -57,8 +58,9 @@ def shorten(text: str, limit: int) -> str:
 
 def derive_short_name(name: str, limit: int) -> str:
     """A short name for ``name``: the name itself if it fits; else the name
-    without club abbreviations if that fits; else its longest word that fits;
-    else the name cut to ``limit``."""
+    without club abbreviations if that fits; else its first words (at least
+    two) if they fill half the limit; else its longest word that fits; else
+    the name cut to ``limit``."""
     name = clean(name)
     if len(name) <= limit:
         return name
@@ -66,6 +68,9 @@ def derive_short_name(name: str, limit: int) -> str:
     joined = " ".join(core)
     if core and len(joined) <= limit:
         return joined
+    by_words = shorten(joined, limit) if core else ""
+    if by_words and " " in by_words and joined.startswith(by_words):
+        return by_words
     fitting = [w for w in core if len(w) <= limit]
     if fitting:
         return max(fitting, key=len)
