@@ -1,0 +1,478 @@
+"""The mail grammar (RULES.md §11): free text -> ``ParsedMoves``.
+
+One command per line; keywords are case-insensitive, German or English, the
+colon after a keyword is optional. The subject is read first (reply and
+forward prefixes removed; it counts as line 0 and is never listed as
+ignored), then every line of the fresh text (line numbers from 1).
+
+==============================  ====================================
+line                            request
+==============================  ====================================
+``Team: NAME``                  ``SelectTeam`` (also ``Mannschaft:``)
+``Aufstellung: L``              ``SetLineup(team=None)`` (``Lineup:``)
+``NAME: L``                     ``SetLineup(team=NAME)``
+``NAME L`` (L with - or /)      ``SetLineup(team=NAME)``
+``L`` alone                     ``SetLineup(team=None)``
+``Neues Team: NAME / SHORT``    ``RegisterTeam`` (``New team:``)
+``Kurzname: SHORT``             ``SetShortName`` (``Kürzel:``, ``Short name:``)
+``Passwort: X``                 ``GivePassword`` (``Kennwort:``, ``Password:``)
+``Manager: NAME``               ``SetManagerName``
+``Zurückziehen: NAME``          ``Withdraw`` (``Withdraw:``)
+``Status``                      ``AskStatus``
+``Hilfe``                       ``AskHelp`` (``Help``)
+==============================  ====================================
+
+A line that looks like a lineup but is not a valid one (four or six
+numbers, decimals, garbage after ``Aufstellung:``) becomes a ``LineError``
+with the reason of ``InvalidLineupError`` and the example
+``10-10-15-15-20``; so does a keyword without its value. Everything else
+is ignored. Decisions beyond the table:
+
+* ``Aufstellung für NAME: L`` / ``Lineup for NAME: L`` name the team;
+  a sentence with the word elsewhere ("Hier meine Aufstellung: L") does not;
+* ``Team: NAME: L`` is a lineup for NAME; ``Team Rot: L`` (no colon after
+  the keyword) is a lineup for the team called "Team Rot";
+* ``Neues Team: NAME / SHORT: L`` registers and sets the lineup;
+* a bare line of numbers is a lineup candidate only if it has at least three
+  numbers, none with four or more digits (years, postcodes, phone numbers)
+  and does not start with ``+``; times such as ``20:00`` and dates such as
+  ``12.05.2024`` are never lineups.
+
+Language: ``en`` if English-only keywords (Lineup, New team, Password,
+Withdraw, Help, Short name, English row names) were used and no German-only
+ones; ``de`` if German ones were; otherwise a guess from common words
+(hello/thanks/regards vs hallo/danke/gruß, "AW:"/"WG:" prefixes), ``de``
+when undecided.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bot.league.requests import (
+    AskHelp,
+    AskStatus,
+    GivePassword,
+    LineError,
+    ParsedMoves,
+    RegisterTeam,
+    Request,
+    SelectTeam,
+    SetLineup,
+    SetManagerName,
+    SetShortName,
+    Withdraw,
+)
+from bot.rules.errors import InvalidLineupError
+from bot.rules.lineup import LABELS, Lineup
+
+__all__ = ["EXAMPLE_LINEUP", "parse_moves", "strip_subject_prefixes"]
+
+EXAMPLE_LINEUP = "10-10-15-15-20"
+
+# (command, language or None for both, spellings); longer spellings first.
+_KEYWORDS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
+    ("register", "de", ("neues team", "neue mannschaft")),
+    ("register", "en", ("new team",)),
+    ("short", "de", ("kurzname", "kürzel", "kuerzel")),
+    ("short", "en", ("short name", "shortname", "short-name")),
+    ("password", "de", ("passwort", "kennwort")),
+    ("password", "en", ("password",)),
+    ("manager", None, ("manager",)),
+    ("withdraw", "de", ("zurückziehen", "zurueckziehen")),
+    ("withdraw", "en", ("withdraw",)),
+    ("lineup", "de", ("aufstellung",)),
+    ("lineup", "en", ("lineup", "line-up", "line up")),
+    ("team", "de", ("mannschaft",)),
+    ("team", None, ("team",)),
+    ("status", None, ("status",)),
+    ("help", "de", ("hilfe",)),
+    ("help", "en", ("help",)),
+)
+_SPELLING: dict[str, tuple[str, str | None]] = {
+    spelling: (command, language)
+    for command, language, spellings in _KEYWORDS
+    for spelling in spellings
+}
+_KEYWORD = re.compile(
+    r"^(?P<kw>"
+    + "|".join(
+        re.escape(s).replace(r"\ ", r"\s+")
+        for s in sorted(_SPELLING, key=len, reverse=True)
+    )
+    + r")(?![\w-])(?P<sep>\s*[:=]\s*|\s+|(?=[?!.]*$))(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_EXAMPLES = {
+    "team": "Team: Rote Teufel",
+    "register": "Neues Team: FC Wanderer Altona / Wanderer",
+    "short": "Kurzname: Wanderer",
+    "password": "Passwort: k7f-x2q",
+    "manager": "Manager: Hans Meier",
+    "withdraw": "Zurückziehen: Rote Teufel",
+}
+_MISSING = {
+    "team": "no team name after the keyword",
+    "register": "no name for the new team after the keyword",
+    "short": "no short name after the keyword",
+    "password": "no password after the keyword",
+    "manager": "no manager name after the keyword",
+    "withdraw": "no team name after the keyword",
+}
+
+_SUBJECT_PREFIX = re.compile(
+    r"^\s*(?:(?:re|aw|wg|fwd|fw|antw|antwort|sv|vs|tr|wtr|rif|enc)\s*(?:\[\d+\]|\(\d+\))?"
+    r"\s*:\s*)+",
+    re.IGNORECASE,
+)
+_GERMAN_PREFIX = re.compile(r"^\s*(?:aw|wg|antw|antwort)\s*:", re.IGNORECASE)
+_BULLET = re.compile(r"^(?:[-*•·–]|\d{1,2}[.)])\s+(?=\S)")
+_SPACES = re.compile(r"[\s\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
+_LETTER = re.compile(r"[^\W\d_]")
+_WORD = re.compile(r"[^\W\d_]+")
+_NUMBER = re.compile(r"\d+")
+_LINEUP_CHARS = re.compile(r"^[\w\s\-/,;:=.+]*$")
+_TAIL_LINEUP = re.compile(
+    r"^(?P<name>.*?[^\W\d_].*?)\s+"
+    r"(?P<lineup>[+-]?\d+(?:[.,]\d+)?(?:\s*[-/]\s*[+-]?\d+(?:[.,]\d+)?){3,5})\s*\.?$"
+)
+_LINEUP_WORD = re.compile(r"\b(?:aufstellung|line-?\s?up)\b", re.IGNORECASE)
+_LINEUP_LEFT = re.compile(
+    r"^(?:aufstellung|line-?\s?up)\b\s*(?:(?:für|fuer|for|von|of)\b\s*)?(?P<team>.*)$",
+    re.IGNORECASE,
+)
+_TEAM_LEFT = re.compile(r"^(?:team|mannschaft)\s*:\s*(?P<team>.+)$", re.IGNORECASE)
+_QUOTES = "\"'„“”‚‘’»«"
+
+_EN_ROW_WORDS = frozenset(
+    {"goalkeeper", "keeper", "goalie", "sweeper", "defence", "defense", "midfield",
+     "attack", "forward", "forwards", "striker"}
+)
+_DE_ROW_WORDS = frozenset(
+    {"torwart", "torhüter", "torhueter", "ausputzer", "libero", "verteidigung", "abwehr",
+     "mittelfeld", "sturm", "angriff"}
+)
+_EN_WORDS = frozenset(
+    {"hello", "hi", "dear", "thanks", "thank", "regards", "cheers", "best", "please", "my",
+     "the", "and", "is", "for", "with", "here", "this", "yours", "sincerely", "kind"}
+)
+_DE_WORDS = frozenset(
+    {"hallo", "liebe", "lieber", "danke", "dank", "gruß", "grüße", "gruss", "gruesse",
+     "grüßen", "viele", "mfg", "lg", "vg", "bitte", "mein", "meine", "und", "ist", "für",
+     "mit", "hier", "die", "der", "das", "ich", "anbei", "moin", "servus", "schöne", "beste"}
+)
+
+_Candidate = Lineup | InvalidLineupError
+
+
+@dataclass
+class _State:
+    requests: list[Request] = field(default_factory=list)
+    errors: list[LineError] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    keyword_languages: set[str] = field(default_factory=set)
+    in_subject: bool = False
+    words_de: int = 0
+    words_en: int = 0
+
+
+def parse_moves(subject: str, text: str) -> ParsedMoves:
+    """Read the commands of one mail (``subject`` and its fresh ``text``)."""
+    state = _State()
+    subject = subject or ""
+    if _GERMAN_PREFIX.match(subject):
+        state.words_de += 2
+    stripped_subject = _normalise(strip_subject_prefixes(subject))
+    if stripped_subject:
+        _count_words(stripped_subject, state)
+        state.in_subject = True
+        _parse_line(stripped_subject, 0, state)
+        state.in_subject = False
+    for number, raw in enumerate((text or "").splitlines(), start=1):
+        line = _normalise(raw)
+        if not line:
+            continue
+        _count_words(line, state)
+        _parse_line(line, number, state)
+    return ParsedMoves(
+        requests=tuple(state.requests),
+        errors=tuple(state.errors),
+        ignored=tuple(state.ignored),
+        language=_language(state),
+    )
+
+
+def strip_subject_prefixes(subject: str) -> str:
+    """``"AW: Re: Fwd: Aufstellung"`` -> ``"Aufstellung"``."""
+    return _SUBJECT_PREFIX.sub("", subject or "").strip()
+
+
+# -- one line -------------------------------------------------------------------
+
+
+def _normalise(line: str) -> str:
+    line = _SPACES.sub(" ", unicodedata.normalize("NFC", line)).strip()
+    return _BULLET.sub("", line).strip()
+
+
+def _parse_line(line: str, number: int, state: _State) -> None:
+    keyword = _KEYWORD.match(line)
+    if keyword is not None and re.search(r"[:=]", keyword.group("sep")):
+        _keyword(keyword, line, number, state)
+        return
+    whole = _candidate(line)
+    if isinstance(whole, Lineup):
+        state.requests.append(SetLineup(line=line, team=None, lineup=whole))
+        _note_row_words(line, state)
+        return
+    split = _split_team_lineup(line)
+    if split is not None:
+        team, candidate = split
+        _lineup_or_error(line, number, team, candidate, state)
+        return
+    if keyword is not None:
+        _keyword(keyword, line, number, state)
+        return
+    if whole is not None:
+        _error(line, number, whole.reason, EXAMPLE_LINEUP, state)
+        return
+    tail = _tail_lineup(line)
+    if tail is not None:
+        team, candidate = tail
+        _lineup_or_error(line, number, team, candidate, state)
+        return
+    _ignore(line, state)
+
+
+def _keyword(match: re.Match[str], line: str, number: int, state: _State) -> None:
+    spelling = " ".join(match.group("kw").lower().split())
+    command, language = _SPELLING[spelling]
+    if language is not None:
+        state.keyword_languages.add(language)
+    rest = match.group("rest").strip()
+    handler = _HANDLERS[command]
+    handler(line, number, rest, state)
+
+
+def _on_team(line: str, number: int, rest: str, state: _State) -> None:
+    if _missing(line, number, rest, "team", state):
+        return
+    split = _split_team_lineup(rest) or _tail_lineup(rest)
+    if split is not None and split[0] is not None:
+        _lineup_or_error(line, number, split[0], split[1], state)
+        return
+    state.requests.append(SelectTeam(line=line, team=_name(rest)))
+
+
+def _on_lineup(line: str, number: int, rest: str, state: _State) -> None:
+    if not rest.strip(" :"):
+        _ignore(line, state)  # a heading: "Aufstellung:" above the lineup line
+        return
+    _note_row_words(rest, state)
+    direct = _candidate(rest, strict=True)
+    if isinstance(direct, Lineup):
+        state.requests.append(SetLineup(line=line, team=None, lineup=direct))
+        return
+    for splitter in (_split_team_lineup, _tail_lineup):
+        split = splitter(_strip_for(rest))
+        if split is not None:
+            _lineup_or_error(line, number, split[0], split[1], state)
+            return
+    assert direct is not None
+    _error(line, number, direct.reason, EXAMPLE_LINEUP, state)
+
+
+def _on_register(line: str, number: int, rest: str, state: _State) -> None:
+    if _missing(line, number, rest, "register", state):
+        return
+    lineup: _Candidate | None = None
+    split = _split_team_lineup(rest)
+    if split is not None and split[0] is not None:
+        rest, lineup = split[0], split[1]
+    name, _, short = rest.partition("/")
+    name, short = _name(name), _name(short)
+    if not name:
+        _error(line, number, _MISSING["register"], _EXAMPLES["register"], state)
+        return
+    state.requests.append(RegisterTeam(line=line, name=name, short_name=short or None))
+    if lineup is not None:
+        _lineup_or_error(line, number, name, lineup, state)
+
+
+def _on_short(line: str, number: int, rest: str, state: _State) -> None:
+    if not _missing(line, number, rest, "short", state):
+        state.requests.append(SetShortName(line=line, short_name=_name(rest)))
+
+
+def _on_password(line: str, number: int, rest: str, state: _State) -> None:
+    if not _missing(line, number, rest, "password", state):
+        state.requests.append(GivePassword(line=line, password=rest.strip().strip(_QUOTES)))
+
+
+def _on_manager(line: str, number: int, rest: str, state: _State) -> None:
+    if not _missing(line, number, rest, "manager", state):
+        state.requests.append(SetManagerName(line=line, name=_name(rest)))
+
+
+def _on_withdraw(line: str, number: int, rest: str, state: _State) -> None:
+    if not _missing(line, number, rest, "withdraw", state):
+        state.requests.append(Withdraw(line=line, team=_name(rest)))
+
+
+def _on_status(line: str, number: int, rest: str, state: _State) -> None:
+    state.requests.append(AskStatus(line=line))
+
+
+def _on_help(line: str, number: int, rest: str, state: _State) -> None:
+    state.requests.append(AskHelp(line=line))
+
+
+_HANDLERS: dict[str, Callable[[str, int, str, _State], None]] = {
+    "team": _on_team,
+    "lineup": _on_lineup,
+    "register": _on_register,
+    "short": _on_short,
+    "password": _on_password,
+    "manager": _on_manager,
+    "withdraw": _on_withdraw,
+    "status": _on_status,
+    "help": _on_help,
+}
+
+
+# -- pieces -----------------------------------------------------------------------
+
+
+def _ignore(line: str, state: _State) -> None:
+    """Ignored lines are listed in the reply; the subject never is."""
+    if not state.in_subject:
+        state.ignored.append(line)
+
+
+def _missing(line: str, number: int, rest: str, command: str, state: _State) -> bool:
+    if _name(rest):
+        return False
+    _error(line, number, _MISSING[command], _EXAMPLES[command], state)
+    return True
+
+
+def _error(line: str, number: int, reason: str, example: str, state: _State) -> None:
+    state.errors.append(LineError(line=line, line_number=number, reason=reason, example=example))
+
+
+def _lineup_or_error(
+    line: str, number: int, team: str | None, candidate: _Candidate, state: _State
+) -> None:
+    if isinstance(candidate, Lineup):
+        state.requests.append(SetLineup(line=line, team=team, lineup=candidate))
+        _note_row_words(line, state)
+    else:
+        _error(line, number, candidate.reason, EXAMPLE_LINEUP, state)
+
+
+def _name(text: str) -> str:
+    return " ".join(text.split()).strip(_QUOTES).strip()
+
+
+def _strip_for(rest: str) -> str:
+    return re.sub(r"^(?:für|fuer|for|von|of)\s+", "", rest, flags=re.IGNORECASE)
+
+
+def _candidate(text: str, *, strict: bool = False) -> _Candidate | None:
+    """The lineup in ``text``, an ``InvalidLineupError`` if it looks like a
+    lineup but is not one, None if it is no lineup attempt at all.
+    ``strict``: the text follows a lineup keyword, so it is always an attempt."""
+    if not strict and not _looks_like_lineup(text):
+        return None
+    try:
+        return Lineup.parse(text)
+    except InvalidLineupError as error:
+        return error
+
+
+def _looks_like_lineup(text: str) -> bool:
+    """Only row labels, numbers and separators, at least three numbers, none
+    with four or more digits (years, postcodes, phone numbers), no leading ``+``."""
+    stripped = text.strip().rstrip(".").strip()
+    if not stripped or stripped.startswith("+") or not _LINEUP_CHARS.match(stripped):
+        return False
+    if any(word.lower() not in LABELS for word in _WORD.findall(stripped)):
+        return False
+    numbers = _NUMBER.findall(stripped)
+    return len(numbers) >= 3 and all(len(n) < 4 for n in numbers)
+
+
+def _split_team_lineup(text: str) -> tuple[str | None, _Candidate] | None:
+    """``"NAME: L"`` split at the first colon after which a lineup candidate
+    follows; the name must not itself be part of a labelled lineup."""
+    for position, char in enumerate(text):
+        if char != ":":
+            continue
+        left, right = text[:position].strip(), text[position + 1 :].strip()
+        if not left or not right or not _LETTER.search(left):
+            continue
+        if _looks_like_lineup(left + " 0 0 0"):
+            continue  # "T: 10 A: 10 ..." - the colon belongs to the lineup
+        candidate = _candidate(right)
+        if candidate is not None:
+            return _team_from_left(left), candidate
+    return None
+
+
+def _tail_lineup(text: str) -> tuple[str | None, _Candidate] | None:
+    """``"NAME 10-10-15-15-20"``: a name followed by four to six numbers
+    separated by ``-`` or ``/`` (five: a lineup; otherwise an error)."""
+    match = _TAIL_LINEUP.match(text)
+    if match is None:
+        return None
+    name = match.group("name").rstrip(" :")
+    if _looks_like_lineup(name + " 0 0 0"):
+        return None
+    if any(len(n) >= 4 for n in _NUMBER.findall(match.group("lineup"))):
+        return None  # a phone number such as "Tel. 0171-123-45-67"
+    candidate = _candidate(match.group("lineup"), strict=True)
+    assert candidate is not None
+    return _team_from_left(name), candidate
+
+
+def _team_from_left(left: str) -> str | None:
+    left = _name(left)
+    match = _LINEUP_LEFT.match(left)
+    if match:
+        return _name(match.group("team")) or None
+    if _LINEUP_WORD.search(left):
+        return None  # "Hier meine Aufstellung: ..." - no team named
+    match = _TEAM_LEFT.match(left)
+    if match:
+        return _name(match.group("team")) or None
+    return left or None
+
+
+# -- language -------------------------------------------------------------------------
+
+
+def _count_words(line: str, state: _State) -> None:
+    for word in _WORD.findall(line.lower()):
+        if word in _DE_WORDS:
+            state.words_de += 1
+        elif word in _EN_WORDS:
+            state.words_en += 1
+
+
+def _note_row_words(text: str, state: _State) -> None:
+    for word in _WORD.findall(text.lower()):
+        if word in _EN_ROW_WORDS:
+            state.keyword_languages.add("en")
+        elif word in _DE_ROW_WORDS:
+            state.keyword_languages.add("de")
+
+
+def _language(state: _State) -> str:
+    if "de" in state.keyword_languages:
+        return "de"
+    if "en" in state.keyword_languages:
+        return "en"
+    return "en" if state.words_en > state.words_de else "de"
