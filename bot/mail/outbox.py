@@ -24,6 +24,7 @@ import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -42,9 +43,12 @@ RATE_WINDOW = timedelta(minutes=1)
 
 
 class TransactionalDatabase(Protocol):
-    """What the drain needs of ``bot.storage.db.Database``."""
+    """What the drain needs of ``bot.storage.db.Database``: context managers
+    yielding a ``sqlite3.Connection`` (write transaction / read snapshot)."""
 
-    def transaction(self): ...  # context manager yielding a sqlite3.Connection
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]: ...
+
+    def read(self) -> AbstractContextManager[sqlite3.Connection]: ...
 
 
 @dataclass
@@ -107,9 +111,11 @@ def counts(conn: sqlite3.Connection) -> dict[str, int]:
 
 def backoff(attempts: int, base: timedelta, cap: timedelta) -> timedelta:
     """Wait before the next try after ``attempts`` earlier tries: base * 2**attempts, capped."""
-    if attempts >= 40:  # 2**40 minutes is beyond any cap; avoid huge numbers
+    if attempts < 0:
+        raise ValueError(f"attempts={attempts!r}: expected a whole number >= 0")
+    if base >= cap or 2**attempts >= cap / base:  # compare before multiplying: no overflow
         return cap
-    return min(cap, base * 2**attempts)
+    return base * 2**attempts
 
 
 class _RateLimit:
@@ -187,7 +193,10 @@ def drain(
             row_id, recipient, raw, attempts = claimed
             tried += 1
             try:
-                sender.send(raw, mail_from, recipient)
+                try:
+                    sender.send(raw, mail_from, recipient)
+                finally:
+                    rate.record()  # refused tries count against the provider's limit too
             except PermanentSendError as exc:
                 _finish(db, row_id, "failed", attempts + 1, str(exc), now())
                 report.failed.append((recipient, str(exc)))
@@ -213,7 +222,6 @@ def drain(
                 raise
             else:
                 _finish(db, row_id, "sent", attempts + 1, None, now())
-                rate.record()
                 report.sent += 1
     finally:
         sender.close()
@@ -221,7 +229,7 @@ def drain(
 
 
 def _next_due(db: TransactionalDatabase, at: datetime) -> int | None:
-    with db.transaction() as conn:
+    with db.read() as conn:
         row = conn.execute(
             "SELECT id FROM outbox WHERE state = 'queued' AND next_attempt_at <= ?"
             " ORDER BY id LIMIT 1",
