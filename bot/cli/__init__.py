@@ -15,6 +15,7 @@ from collections.abc import Sequence
 COMMAND_MODULES: tuple[str, ...] = (
     "calculators",
     "league",
+    "simulate",
 )
 
 
