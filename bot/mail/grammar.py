@@ -25,8 +25,12 @@ line                            request
 A line that looks like a lineup but is not a valid one (four or six
 numbers, decimals, garbage after ``Aufstellung:``) becomes a ``LineError``
 with the reason of ``InvalidLineupError`` and the example
-``10-10-15-15-20``; so does a keyword without its value. Everything else
-is ignored. Decisions beyond the table:
+``10-10-15-15-20``; so does a keyword with a colon but no value
+(``Team:``). Everything else is ignored. Decisions beyond the table:
+
+* without a colon a keyword line must make sense as a command: "Neue
+  Mannschaft" or "Aufstellung für nächste Woche" (no value, no lineup) are
+  ordinary text and ignored, not errors (subjects are often like that);
 
 * ``Aufstellung für NAME: L`` / ``Lineup for NAME: L`` name the team;
   a sentence with the word elsewhere ("Hier meine Aufstellung: L") does not;
@@ -134,6 +138,7 @@ _SPACES = re.compile(r"[\s\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
 _LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"[^\W\d_]+")
 _NUMBER = re.compile(r"\d+")
+_DOTTED = re.compile(r"\d\.\d+\.\d")
 _LINEUP_CHARS = re.compile(r"^[\w\s\-/,;:=.+]*$")
 _TAIL_LINEUP = re.compile(
     r"^(?P<name>.*?[^\W\d_].*?)\s+"
@@ -221,7 +226,7 @@ def _normalise(line: str) -> str:
 def _parse_line(line: str, number: int, state: _State) -> None:
     keyword = _KEYWORD.match(line)
     if keyword is not None and re.search(r"[:=]", keyword.group("sep")):
-        _keyword(keyword, line, number, state)
+        _keyword(keyword, line, number, state, explicit=True)
         return
     whole = _candidate(line)
     if isinstance(whole, Lineup):
@@ -234,7 +239,7 @@ def _parse_line(line: str, number: int, state: _State) -> None:
         _lineup_or_error(line, number, team, candidate, state)
         return
     if keyword is not None:
-        _keyword(keyword, line, number, state)
+        _keyword(keyword, line, number, state, explicit=False)
         return
     if whole is not None:
         _error(line, number, whole.reason, EXAMPLE_LINEUP, state)
@@ -247,19 +252,32 @@ def _parse_line(line: str, number: int, state: _State) -> None:
     _ignore(line, state)
 
 
-def _keyword(match: re.Match[str], line: str, number: int, state: _State) -> None:
+def _keyword(
+    match: re.Match[str], line: str, number: int, state: _State, *, explicit: bool
+) -> None:
+    """Run the handler of a keyword line. ``explicit``: a colon followed the
+    keyword, so a missing or unreadable value is an error; without the colon
+    such a line is taken as ordinary text ("Neue Mannschaft", "Aufstellung
+    für nächste Woche") and ignored."""
     spelling = " ".join(match.group("kw").lower().split())
     command, language = _SPELLING[spelling]
     if language is not None:
         state.keyword_languages.add(language)
     rest = match.group("rest").strip()
-    handler = _HANDLERS[command]
-    handler(line, number, rest, state)
+    if command == "lineup":
+        _on_lineup(line, number, rest, state, explicit=explicit)
+    elif command in {"status", "help"}:
+        state.requests.append(AskStatus(line=line) if command == "status" else AskHelp(line=line))
+    elif not _name(rest):
+        if explicit:
+            _error(line, number, _MISSING[command], _EXAMPLES[command], state)
+        else:
+            _ignore(line, state)
+    else:
+        _HANDLERS[command](line, number, rest, state)
 
 
 def _on_team(line: str, number: int, rest: str, state: _State) -> None:
-    if _missing(line, number, rest, "team", state):
-        return
     split = _split_team_lineup(rest) or _tail_lineup(rest)
     if split is not None and split[0] is not None:
         _lineup_or_error(line, number, split[0], split[1], state)
@@ -267,12 +285,20 @@ def _on_team(line: str, number: int, rest: str, state: _State) -> None:
     state.requests.append(SelectTeam(line=line, team=_name(rest)))
 
 
-def _on_lineup(line: str, number: int, rest: str, state: _State) -> None:
+def _on_lineup(line: str, number: int, rest: str, state: _State, *, explicit: bool) -> None:
     if not rest.strip(" :"):
         _ignore(line, state)  # a heading: "Aufstellung:" above the lineup line
         return
+    direct = _candidate(rest, strict=explicit)
+    if direct is None:  # no colon and nothing like a lineup follows: plain text
+        for splitter in (_split_team_lineup, _tail_lineup):
+            split = splitter(_strip_for(rest))
+            if split is not None:
+                _lineup_or_error(line, number, split[0], split[1], state)
+                return
+        _ignore(line, state)
+        return
     _note_row_words(rest, state)
-    direct = _candidate(rest, strict=True)
     if isinstance(direct, Lineup):
         state.requests.append(SetLineup(line=line, team=None, lineup=direct))
         return
@@ -286,8 +312,6 @@ def _on_lineup(line: str, number: int, rest: str, state: _State) -> None:
 
 
 def _on_register(line: str, number: int, rest: str, state: _State) -> None:
-    if _missing(line, number, rest, "register", state):
-        return
     lineup: _Candidate | None = None
     split = _split_team_lineup(rest)
     if split is not None and split[0] is not None:
@@ -303,43 +327,29 @@ def _on_register(line: str, number: int, rest: str, state: _State) -> None:
 
 
 def _on_short(line: str, number: int, rest: str, state: _State) -> None:
-    if not _missing(line, number, rest, "short", state):
-        state.requests.append(SetShortName(line=line, short_name=_name(rest)))
+    state.requests.append(SetShortName(line=line, short_name=_name(rest)))
 
 
 def _on_password(line: str, number: int, rest: str, state: _State) -> None:
-    if not _missing(line, number, rest, "password", state):
-        state.requests.append(GivePassword(line=line, password=rest.strip().strip(_QUOTES)))
+    state.requests.append(GivePassword(line=line, password=rest.strip().strip(_QUOTES)))
 
 
 def _on_manager(line: str, number: int, rest: str, state: _State) -> None:
-    if not _missing(line, number, rest, "manager", state):
-        state.requests.append(SetManagerName(line=line, name=_name(rest)))
+    state.requests.append(SetManagerName(line=line, name=_name(rest)))
 
 
 def _on_withdraw(line: str, number: int, rest: str, state: _State) -> None:
-    if not _missing(line, number, rest, "withdraw", state):
-        state.requests.append(Withdraw(line=line, team=_name(rest)))
+    state.requests.append(Withdraw(line=line, team=_name(rest)))
 
 
-def _on_status(line: str, number: int, rest: str, state: _State) -> None:
-    state.requests.append(AskStatus(line=line))
-
-
-def _on_help(line: str, number: int, rest: str, state: _State) -> None:
-    state.requests.append(AskHelp(line=line))
-
-
+#: Handlers of the keywords that take a value (called with a non-empty value).
 _HANDLERS: dict[str, Callable[[str, int, str, _State], None]] = {
     "team": _on_team,
-    "lineup": _on_lineup,
     "register": _on_register,
     "short": _on_short,
     "password": _on_password,
     "manager": _on_manager,
     "withdraw": _on_withdraw,
-    "status": _on_status,
-    "help": _on_help,
 }
 
 
@@ -350,13 +360,6 @@ def _ignore(line: str, state: _State) -> None:
     """Ignored lines are listed in the reply; the subject never is."""
     if not state.in_subject:
         state.ignored.append(line)
-
-
-def _missing(line: str, number: int, rest: str, command: str, state: _State) -> bool:
-    if _name(rest):
-        return False
-    _error(line, number, _MISSING[command], _EXAMPLES[command], state)
-    return True
 
 
 def _error(line: str, number: int, reason: str, example: str, state: _State) -> None:
@@ -399,6 +402,8 @@ def _looks_like_lineup(text: str) -> bool:
     stripped = text.strip().rstrip(".").strip()
     if not stripped or stripped.startswith("+") or not _LINEUP_CHARS.match(stripped):
         return False
+    if _DOTTED.search(stripped):
+        return False  # a date, an IP address or a status code such as 5.1.1
     if any(word.lower() not in LABELS for word in _WORD.findall(stripped)):
         return False
     numbers = _NUMBER.findall(stripped)
