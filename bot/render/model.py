@@ -44,3 +44,12 @@ class RenderedMail:
     text: str
     html: str | None
     language: str = "de"
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderTeam:
+    """A manager's team that has no lineup for the round yet, with the WP it
+    may spend (``floor(WP)``) if known."""
+
+    name: str
+    budget: int | None = None

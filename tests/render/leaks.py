@@ -1,0 +1,98 @@
+"""A scanner for player lineups in published text, in every notation of
+RULES.md §11 (and as the five cells of an HTML table row).
+
+Three independent searches, so a leak in any shape is found:
+
+1. every literal notation (``10-10-15-15-20``, ``10/10/15/15/20``,
+   ``10 10 15 15 20``, ``10,10,15,15,20``, ``T10 A10 V15 M15 S20``,
+   ``T=10, A=10, ...``, ``Torwart 10 Ausputzer 10 ...``, the English labels);
+2. the five numbers in T-A-V-M-S order with any separators of up to six
+   non-digit characters (covers ``10 - 10 - 15``, ``10</td><td>10``, ...);
+3. any five consecutive labelled numbers, labels in any order, whose labels
+   name five different rows with the lineup's values.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from email import message_from_bytes, policy
+
+from bot.rules.lineup import LABELS, ROWS, Lineup
+
+GERMAN = ("Torwart", "Ausputzer", "Verteidigung", "Mittelfeld", "Sturm")
+ENGLISH = ("goalkeeper", "sweeper", "defence", "midfield", "attack")
+SHORT_EN = ("G", "SW", "D", "M", "F")
+
+
+def notations(lineup: Lineup) -> list[str]:
+    """The lineup written in every form of RULES.md §11."""
+    v = [str(x) for x in lineup.values]
+    out = [
+        "-".join(v), "/".join(v), " ".join(v), ",".join(v), ", ".join(v), " - ".join(v),
+        " ".join(f"{r}{x}" for r, x in zip(ROWS, v, strict=True)),
+        ", ".join(f"{r}={x}" for r, x in zip(ROWS, v, strict=True)),
+        " ".join(f"{r}={x}" for r, x in zip(ROWS, v, strict=True)),
+        " ".join(f"{r}: {x}" for r, x in zip(ROWS, v, strict=True)),
+        " ".join(f"{w} {x}" for w, x in zip(GERMAN, v, strict=True)),
+        " ".join(f"{w} {x}" for w, x in zip(ENGLISH, v, strict=True)),
+        " ".join(f"{w}{x}" for w, x in zip(SHORT_EN, v, strict=True)),
+    ]
+    return out
+
+
+def _plain(text: str) -> str:
+    """Text without markup, entities decoded, white space collapsed."""
+    text = re.sub(r"<[^>]*>", " ", text)
+    return " ".join(html.unescape(text).split())
+
+
+_LABELLED = re.compile(r"([^\W\d_]+)\s*[=:]?\s*(\d+)")
+
+
+def find_lineup(text: str, lineup: Lineup) -> list[str]:
+    """Every place ``lineup`` occurs in ``text`` (empty list: none)."""
+    hits = []
+    haystacks = (text, _plain(text))
+    for hay in haystacks:
+        lowered = hay.lower()
+        for form in notations(lineup):
+            for match in re.finditer(re.escape(form.lower()), lowered):
+                before = lowered[match.start() - 1 : match.start()]
+                after = lowered[match.end() : match.end() + 1]
+                if not (before.isdigit() or after.isdigit()):
+                    hits.append(f"notation {form!r}")
+        numbers = r"\D{1,6}".join(str(x) for x in lineup.values)
+        for match in re.finditer(rf"(?<!\d){numbers}(?!\d)", hay):
+            hits.append(f"sequence {match.group(0)!r}")
+        items = [(m.group(1).lower(), int(m.group(2))) for m in _LABELLED.finditer(hay)]
+        for i in range(len(items) - 4):
+            window = items[i : i + 5]
+            rows = [LABELS.get(label) for label, _ in window]
+            if None in rows or len(set(rows)) != 5:
+                continue
+            if all(lineup.row(row) == value for row, (_, value) in zip(rows, window, strict=True)):
+                hits.append(f"labelled {window!r}")
+    return hits
+
+
+def find_lineups(text: str, lineups: dict[str, Lineup]) -> dict[str, list[str]]:
+    """``{team: hits}`` for every team whose lineup occurs in ``text``."""
+    found = {}
+    for team, lineup in lineups.items():
+        hits = find_lineup(text, lineup)
+        if hits:
+            found[team] = hits
+    return found
+
+
+def mail_texts(data: bytes) -> list[str]:
+    """What a mail shows: the raw bytes, the decoded headers and every
+    decoded text part."""
+    message = message_from_bytes(data, policy=policy.default)
+    texts = [data.decode("latin-1")]
+    texts.extend(f"{name}: {value}" for name, value in message.items())
+    for part in message.walk():
+        if part.get_content_maintype() == "text":
+            texts.append(part.get_content())
+    return texts
