@@ -29,7 +29,7 @@ TEXT = "Hallo Hans,\n\ndie Ergebnisse: Grüne Jäger – Ölberg 3:1\n"
 HTML = "<!DOCTYPE html><html><body><p>Grüne Jäger – Ölberg 3:1</p></body></html>\n"
 
 
-def make(**overrides: object):  # noqa: ANN201
+def make(**overrides: object):
     kwargs = {
         "kind": "newsletter",
         "sender": BOT,
@@ -46,11 +46,11 @@ def make(**overrides: object):  # noqa: ANN201
     return compose(**kwargs)
 
 
-def parse(data: bytes):  # noqa: ANN201
+def parse(data: bytes):
     return message_from_bytes(data, policy=policy.default)
 
 
-def content(part) -> str:  # noqa: ANN001
+def content(part) -> str:
     """A decoded text part with the wire's CRLF line ends as LF."""
     return part.get_content().replace("\r\n", "\n")
 
@@ -216,7 +216,7 @@ def test_no_header_injection(evil: str) -> None:
     data = make(subject=evil, to_name=evil, sender_name=evil).data
     msg = parse(data)
     assert msg["Bcc"] is None
-    names = [name.lower() for name in msg.keys()]
+    names = [name.lower() for name in msg]
     assert names.count("to") == 1 and names.count("subject") == 1
     assert set(names) <= {
         "from", "to", "subject", "date", "message-id", "auto-submitted",
@@ -270,7 +270,7 @@ def test_the_bot_would_never_answer_its_own_mails() -> None:
         assert classify(inbound, own_addresses=(BOT,)).kind == "self"
 
 
-def test_sent_through_a_real_smtp_server(smtp_server) -> None:  # noqa: ANN001
+def test_sent_through_a_real_smtp_server(smtp_server) -> None:
     mail = make()
     sender = SmtpSender(SmtpSettings(host=smtp_server.host, port=smtp_server.port, security="none"))
     try:
