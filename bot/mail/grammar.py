@@ -133,7 +133,7 @@ _SUBJECT_PREFIX = re.compile(
     re.IGNORECASE,
 )
 _GERMAN_PREFIX = re.compile(r"^\s*(?:aw|wg|antw|antwort)\s*:", re.IGNORECASE)
-_BULLET = re.compile(r"^(?:[-*•·–]|\d{1,2}[.)])\s+(?=\S)")
+_BULLET = re.compile(r"^[-*•·–]\s+(?=\S)")  # not "1." - think of "1. FC Köln"
 _SPACES = re.compile(r"[\s\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
 _LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"[^\W\d_]+")
@@ -148,6 +148,9 @@ _LINEUP_WORD = re.compile(r"\b(?:aufstellung|line-?\s?up)\b", re.IGNORECASE)
 _LINEUP_LEFT = re.compile(
     r"^(?:aufstellung|line-?\s?up)\b\s*(?:(?:für|fuer|for|von|of)\b\s*)?(?P<team>.*)$",
     re.IGNORECASE,
+)
+_FOR_TEAM = re.compile(
+    r"^(?:für|fuer|for)\s+(?P<team>[^:]*[^\W\d_][^:]*?)\s*:\s*(?P<lineup>.+)$", re.IGNORECASE
 )
 _TEAM_LEFT = re.compile(r"^(?:team|mannschaft)\s*:\s*(?P<team>.+)$", re.IGNORECASE)
 _QUOTES = "\"'„“”‚‘’»«"
@@ -289,7 +292,13 @@ def _on_lineup(line: str, number: int, rest: str, state: _State, *, explicit: bo
     if not rest.strip(" :"):
         _ignore(line, state)  # a heading: "Aufstellung:" above the lineup line
         return
-    direct = _candidate(rest, strict=explicit)
+    named = _FOR_TEAM.match(rest)
+    if named is not None:  # "Aufstellung für NAME: L" - clearly meant as a lineup
+        candidate = _candidate(named.group("lineup"), strict=True)
+        assert candidate is not None
+        _lineup_or_error(line, number, _name(named.group("team")), candidate, state)
+        return
+    direct = _candidate(rest, strict=explicit, guard=False)
     if direct is None:  # no colon and nothing like a lineup follows: plain text
         for splitter in (_split_team_lineup, _tail_lineup):
             split = splitter(_strip_for(rest))
@@ -384,11 +393,12 @@ def _strip_for(rest: str) -> str:
     return re.sub(r"^(?:für|fuer|for|von|of)\s+", "", rest, flags=re.IGNORECASE)
 
 
-def _candidate(text: str, *, strict: bool = False) -> _Candidate | None:
+def _candidate(text: str, *, strict: bool = False, guard: bool = True) -> _Candidate | None:
     """The lineup in ``text``, an ``InvalidLineupError`` if it looks like a
     lineup but is not one, None if it is no lineup attempt at all.
-    ``strict``: the text follows a lineup keyword, so it is always an attempt."""
-    if not strict and not _looks_like_lineup(text):
+    ``strict``: the text follows ``Aufstellung:``, so it is always an attempt;
+    ``guard``: apply the phone-number/year guard of ``_looks_like_lineup``."""
+    if not strict and not _looks_like_lineup(text, guard=guard):
         return None
     try:
         return Lineup.parse(text)
@@ -396,18 +406,21 @@ def _candidate(text: str, *, strict: bool = False) -> _Candidate | None:
         return error
 
 
-def _looks_like_lineup(text: str) -> bool:
-    """Only row labels, numbers and separators, at least three numbers, none
-    with four or more digits (years, postcodes, phone numbers), no leading ``+``."""
+def _looks_like_lineup(text: str, *, guard: bool = True) -> bool:
+    """Only row labels, numbers and separators, at least three numbers; with
+    ``guard`` also none with four or more digits (years, postcodes, phone
+    numbers) and no leading ``+``."""
     stripped = text.strip().rstrip(".").strip()
-    if not stripped or stripped.startswith("+") or not _LINEUP_CHARS.match(stripped):
+    if not stripped or not _LINEUP_CHARS.match(stripped):
+        return False
+    if guard and stripped.startswith("+"):
         return False
     if _DOTTED.search(stripped):
         return False  # a date, an IP address or a status code such as 5.1.1
     if any(word.lower() not in LABELS for word in _WORD.findall(stripped)):
         return False
     numbers = _NUMBER.findall(stripped)
-    return len(numbers) >= 3 and all(len(n) < 4 for n in numbers)
+    return len(numbers) >= 3 and (not guard or all(len(n) < 4 for n in numbers))
 
 
 def _split_team_lineup(text: str) -> tuple[str | None, _Candidate] | None:
