@@ -30,13 +30,20 @@ LABELS: dict[str, str] = {
     "forward": "S", "forwards": "S", "striker": "S",
 }
 
-_NUMBER = r"[+-]?\d+(?:[.,]\d+)?"
-_SEPARATED = re.compile(
-    rf"^\s*({_NUMBER})(?:\s*[-/,;:]\s*|\s+)({_NUMBER})(?:\s*[-/,;:]\s*|\s+)({_NUMBER})"
-    rf"(?:\s*[-/,;:]\s*|\s+)({_NUMBER})(?:\s*[-/,;:]\s*|\s+)({_NUMBER})\s*$"
-)
-_LABELLED_ITEM = re.compile(rf"([^\W\d_]+)\s*[=:]?\s*({_NUMBER})", re.UNICODE)
-_ANY_NUMBER = re.compile(r"[+-]?\d+(?:[.,]\d+)?")
+#: Separators of the unlabelled forms: dash, slash, comma, semicolon or colon
+#: (spaces around allowed), or whitespace alone. One lineup uses one kind.
+_SEPARATOR = r"(?:\s*[-/,;:]\s*|\s+)"
+_PLAIN = re.compile(rf"(\d+){_SEPARATOR}(\d+){_SEPARATOR}(\d+){_SEPARATOR}(\d+){_SEPARATOR}(\d+)")
+_SEPARATORS = re.compile(r"(?<=\d)(\s*[-/,;:]\s*|\s+)(?=\d)")
+#: A minus sign glued to a number, at the start or after a space or separator.
+_NEGATIVE = re.compile(r"(?:^|(?<=[\s/,;:=-]))-\d+(?:[.,]\d+)?")
+_DECIMAL_POINT = re.compile(r"\d+\.\d+")
+_DECIMAL_COMMA = re.compile(r"\d+,\d+")
+_DIGITS = re.compile(r"\d+")
+_LETTER = re.compile(r"[^\W\d_]")
+_LABELLED_ITEM = re.compile(r"([^\W\d_]+)\s*[=:]?\s*(-?\d+(?:[.,]\d+)?)")
+#: What may stand between the labelled items.
+_LABELLED_FILLER = re.compile(r"[\s,;/]*")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -90,28 +97,54 @@ class Lineup:
     def parse(cls, text: str) -> Lineup:
         """Read a lineup in any form of RULES.md §11.
 
+        Unlabelled: five whole numbers separated by one kind of separator
+        (``-``, ``/``, ``,``, ``;``, ``:`` with optional spaces, or spaces
+        alone). Labelled: a label (German or English, see ``LABELS``) before
+        each number, optionally with ``=`` or ``:``, in any order.
+
         Raises ``InvalidLineupError`` (quoting ``text``) for anything that is
-        not five whole non-negative numbers.
+        not five whole non-negative numbers; nothing is guessed.
         """
         if not isinstance(text, str):
             raise InvalidLineupError(repr(text), "not text")
-        stripped = text.strip().rstrip(".")
+        stripped = text.strip().rstrip(".").strip()
         if not stripped:
             raise InvalidLineupError(text, "empty")
-        match = _SEPARATED.match(stripped)
-        if match:
-            return cls.from_values([_whole(text, g) for g in match.groups()])
-        if re.search(r"[^\W\d_]", stripped):
+        if _LETTER.search(stripped):
             return _parse_labelled(text, stripped)
-        numbers = _ANY_NUMBER.findall(stripped)
-        if len(numbers) != 5:
-            raise InvalidLineupError(text, f"{len(numbers)} numbers instead of five")
-        return cls.from_values([_whole(text, n) for n in numbers])
+        return _parse_unlabelled(text, stripped)
+
+
+def _separator_kind(separator: str) -> str:
+    return separator.strip() or " "
+
+
+def _parse_unlabelled(text: str, stripped: str) -> Lineup:
+    negative = _NEGATIVE.search(stripped)
+    if negative:
+        raise InvalidLineupError(text, f"{negative.group(0)} is negative")
+    match = _PLAIN.fullmatch(stripped)
+    kinds = {_separator_kind(sep) for sep in _SEPARATORS.findall(stripped)}
+    if match and len(kinds) == 1:
+        return Lineup(*(int(g) for g in match.groups()))
+    fraction = _DECIMAL_POINT.search(stripped)
+    if fraction is None and kinds - {","}:
+        # A comma between digits is a decimal comma when commas are not the separator.
+        fraction = _DECIMAL_COMMA.search(stripped)
+    if fraction:
+        raise InvalidLineupError(text, f"{fraction.group(0)} is not a whole number")
+    count = len(_DIGITS.findall(stripped))
+    if count != 5:
+        raise InvalidLineupError(text, f"{count} numbers instead of five")
+    if match:
+        shown = " and ".join(repr(k) for k in sorted(kinds))
+        raise InvalidLineupError(text, f"mixed separators ({shown}); use one kind throughout")
+    junk = re.sub(r"[\d\s]+", " ", stripped).strip()
+    raise InvalidLineupError(text, f"cannot read {junk!r} between the numbers")
 
 
 def _whole(text: str, token: str) -> int:
-    token = token.strip()
-    if re.fullmatch(r"[+-]?\d+[.,]\d+", token):
+    if _DECIMAL_POINT.fullmatch(token.lstrip("-")) or _DECIMAL_COMMA.fullmatch(token.lstrip("-")):
         raise InvalidLineupError(text, f"{token} is not a whole number")
     value = int(token)
     if value < 0:
@@ -121,20 +154,26 @@ def _whole(text: str, token: str) -> int:
 
 def _parse_labelled(text: str, stripped: str) -> Lineup:
     found: dict[str, int] = {}
-    rest = stripped
+    position = 0
     for match in _LABELLED_ITEM.finditer(stripped):
-        label = match.group(1).lower()
-        row = LABELS.get(label)
+        _check_filler(text, stripped[position:match.start()])
+        position = match.end()
+        label = match.group(1)
+        row = LABELS.get(label.lower())
         if row is None:
-            raise InvalidLineupError(text, f"unknown row label {match.group(1)!r}")
+            raise InvalidLineupError(
+                text, f"unknown row label {label!r} (known: T/A/V/M/S, G/SW/D/M/F and the words)"
+            )
         if row in found:
             raise InvalidLineupError(text, f"row {row} given twice")
         found[row] = _whole(text, match.group(2))
-        rest = rest.replace(match.group(0), " ", 1)
-    leftover = re.sub(r"[\s,;/-]+", "", rest)
-    if leftover:
-        raise InvalidLineupError(text, f"cannot read {leftover!r}")
+    _check_filler(text, stripped[position:])
     missing = [r for r in ROWS if r not in found]
     if missing:
         raise InvalidLineupError(text, f"row(s) {', '.join(missing)} missing")
     return Lineup(*(found[r] for r in ROWS))
+
+
+def _check_filler(text: str, between: str) -> None:
+    if not _LABELLED_FILLER.fullmatch(between):
+        raise InvalidLineupError(text, f"cannot read {between.strip()!r}")
