@@ -35,3 +35,7 @@ class IllegalLineupError(RulesError):
 
 class InvalidResultError(RulesError):
     """A game result that is not a win, draw or loss."""
+
+
+class InvalidWPError(RulesError):
+    """A WP value that is not a finite, non-negative decimal number."""

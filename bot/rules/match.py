@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from operator import mul
 
-from bot.rules.lineup import Lineup
-from bot.rules.rounding import half_up
+from bot.rules.errors import IllegalLineupError
+from bot.rules.lineup import BACK_CAP, Lineup
 
 SWEEPER_DIE = 15
 KEEPER_DIE = 14
@@ -23,25 +24,66 @@ KEEPER_DIE = 14
 
 def chances(x: Lineup, y: Lineup) -> int:
     """Goal chances of X against Y: attack + midfield + defence, each part
-    rounded on its own, halves up."""
+    rounded on its own, halves up (RULES.md §3).
+
+    In integers: half_up(k / 2) = (k + 1) // 2 and half_up(k / 4) = (k + 2) // 4
+    for k >= 0 (the same as ``rounding.half_up``, without building fractions).
+    """
     attack = max(x.s - (y.a + y.v), 0)
-    midfield = Fraction(max(x.m - y.m, 0), 2)
-    defence = Fraction(max(x.v - y.s, 0), 4)
-    return attack + half_up(midfield) + half_up(defence)
+    midfield = max(x.m - y.m, 0)
+    defence = max(x.v - y.s, 0)
+    return attack + (midfield + 1) // 2 + (defence + 2) // 4
 
 
 def goal_probability(defender: Lineup) -> Fraction:
-    """Probability that one chance against ``defender`` becomes a goal."""
-    return Fraction(SWEEPER_DIE - defender.a, SWEEPER_DIE) * Fraction(
-        KEEPER_DIE - defender.t, KEEPER_DIE
-    )
+    """Probability that one chance against ``defender`` becomes a goal.
+
+    Raises ``IllegalLineupError`` if the defender's T or A is above the back
+    cap: such a lineup cannot play (correct it first).
+    """
+    return _goal_probability(defender.a, defender.t)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
+def _goal_probability(a: int, t: int) -> Fraction:
+    if a > BACK_CAP or t > BACK_CAP:
+        raise IllegalLineupError(
+            f"T={t}, A={a}", "back_cap", f"T and A must be at most {BACK_CAP} to play"
+        )
+    return Fraction((SWEEPER_DIE - a) * (KEEPER_DIE - t), SWEEPER_DIE * KEEPER_DIE)
+
+
+@dataclass(frozen=True, slots=True)
+class _Binomial:
+    """Binomial(n, p) with p = a/d as integers: ``weights[k] = C(n,k) a^k (d-a)^(n-k)``,
+    ``total = d^n`` (so P(k goals) = weights[k] / total) and
+    ``below[k] = weights[0] + ... + weights[k-1]`` for k = 0..n+1."""
+
+    weights: tuple[int, ...]
+    below: tuple[int, ...]
+    total: int
+
+
+@lru_cache(maxsize=8192)
+def _binomial(n: int, p: Fraction) -> _Binomial:
+    if n < 0:
+        raise ValueError(f"the number of chances must be >= 0, got {n}")
+    if not 0 <= p <= 1:
+        raise ValueError(f"a probability must lie in [0, 1], got {p}")
+    a, d = p.numerator, p.denominator
+    b = d - a
+    weights = [comb(n, k) * a**k * b ** (n - k) for k in range(n + 1)]
+    below = [0]
+    for w in weights:
+        below.append(below[-1] + w)
+    return _Binomial(tuple(weights), tuple(below), d**n)
+
+
+@lru_cache(maxsize=8192)
 def goal_distribution(n: int, p: Fraction) -> tuple[Fraction, ...]:
     """Exact Binomial(n, p) probabilities of 0..n goals."""
-    q = 1 - p
-    return tuple(comb(n, k) * p**k * q ** (n - k) for k in range(n + 1))
+    dist = _binomial(n, Fraction(p))
+    return tuple(Fraction(w, dist.total) for w in dist.weights)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,20 +122,29 @@ class MatchOdds:
 
 
 def odds(x: Lineup, y: Lineup) -> MatchOdds:
-    """Exact win/draw/loss probabilities of X against Y."""
+    """Exact win/draw/loss probabilities of X against Y.
+
+    Computed in integers over the common denominator ``d_x^n_x * d_y^n_y``:
+    win = sum over k of P(X = k) * P(Y < k), draw = sum of P(X = k) * P(Y = k).
+    """
     cx, cy = chances(x, y), chances(y, x)
     px, py = goal_probability(y), goal_probability(x)
-    gx, gy = goal_distribution(cx, px), goal_distribution(cy, py)
-    win = draw = Fraction(0)
-    cum_y = Fraction(0)  # P(Y scores fewer than k)
-    for k, pk in enumerate(gx):
-        if k < len(gy):
-            draw += pk * gy[k]
-        win += pk * cum_y
-        if k < len(gy):
-            cum_y += gy[k]
-    loss = 1 - win - draw
-    return MatchOdds((cx, cy), (px, py), gx, gy, win, draw, loss)
+    bx, by = _binomial(cx, px), _binomial(cy, py)
+    # by.below[k] = P(Y < k) * total for k <= cy + 1; beyond that it is by.total.
+    win = sum(map(mul, bx.weights, by.below))
+    if cx > cy + 1:
+        win += by.total * (bx.total - bx.below[cy + 2])
+    draw = sum(map(mul, bx.weights, by.weights))
+    total = bx.total * by.total
+    return MatchOdds(
+        (cx, cy),
+        (px, py),
+        goal_distribution(cx, px),
+        goal_distribution(cy, py),
+        Fraction(win, total),
+        Fraction(draw, total),
+        Fraction(total - win - draw, total),
+    )
 
 
 def play_chances(n: int, defender: Lineup, rng: random.Random) -> int:
