@@ -1,4 +1,4 @@
-"""Commercial rounding ("kaufmännisch"): halves away from zero.
+"""Commercial rounding ("kaufmännisch"): halves away from zero, exactly.
 
 Python's ``round`` rounds halves to even; the rules never use it.
 """
@@ -6,14 +6,15 @@ Python's ``round`` rounds halves to even; the rules never use it.
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from fractions import Fraction
 
 CENT = Decimal("0.01")
 
 
-def half_up(x: Fraction | int) -> int:
-    """Round an exact non-negative or negative rational to a whole number, halves up."""
+def half_up(x: Fraction | Decimal | int) -> int:
+    """Round an exact number to a whole number, halves away from zero
+    (2.5 -> 3, -2.5 -> -3)."""
     x = Fraction(x)
     if x >= 0:
         return math.floor(x + Fraction(1, 2))
@@ -21,7 +22,11 @@ def half_up(x: Fraction | int) -> int:
 
 
 def to_cents(x: Fraction | Decimal | int) -> Decimal:
-    """Round exactly to two decimals, halves away from zero."""
-    if isinstance(x, Fraction):
-        return (Decimal(half_up(x * 100)) / 100).quantize(CENT)
-    return Decimal(x).quantize(CENT, rounding=ROUND_HALF_UP)
+    """Round exactly to two decimals, halves away from zero.
+
+    The cents are decided in integers and the ``Decimal`` is built from a
+    string, so no context precision ever rounds the result.
+    """
+    if isinstance(x, float):
+        raise TypeError(f"to_cents needs an exact number, got the float {x!r}")
+    return Decimal(f"{half_up(Fraction(x) * 100)}E-2")
