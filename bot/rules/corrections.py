@@ -88,10 +88,15 @@ def check_legal(lineup: Lineup) -> None:
                 f"{row}={lineup.row(row)} exceeds the cap of {BACK_CAP}",
             )
     if not satisfies_three_to_one(lineup):
-        smallest = min(lineup.v, lineup.m, lineup.s)
+        smallest_row = min(FIELD_ROWS, key=lineup.row)
+        smallest = lineup.row(smallest_row)
+        limit = THREE_TO_ONE * smallest
+        over = [f"{r}={lineup.row(r)}" for r in FIELD_ROWS if lineup.row(r) > limit]
+        verb = "exceeds" if len(over) == 1 else "exceed"
         raise IllegalLineupError(
             str(lineup), "three_to_one",
-            f"no field row may exceed 3 x the smallest ({smallest}), i.e. {3 * smallest}",
+            f"{', '.join(over)} {verb} 3 x the smallest field row "
+            f"({smallest_row}={smallest}), i.e. {limit}",
         )
 
 
