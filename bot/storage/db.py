@@ -32,28 +32,51 @@ class Database:
     connection for read-only work (the caller closes it, or uses ``read()``).
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, durable: bool = True) -> None:
         self.path = Path(path)
+        #: ``synchronous=FULL`` (every commit reaches the disk) or ``NORMAL``
+        #: (commits stay atomic, the last ones may be lost on power failure;
+        #: for simulations and tests).
+        self.durable = durable
         self._local = threading.local()
+        # One idle connection held open for the handle's lifetime: without it
+        # every transaction's close would be the last one, and SQLite would
+        # checkpoint and delete the WAL file each time.
+        self._anchor: sqlite3.Connection | None = None
+        self._anchor_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"Database({str(self.path)!r})"
 
     # -- connections -------------------------------------------------------
 
+    def close(self) -> None:
+        """Release the idle connection (the handle stays usable)."""
+        with self._anchor_lock:
+            if self._anchor is not None:
+                self._anchor.close()
+                self._anchor = None
+
     def connect(self) -> sqlite3.Connection:
         """A new configured connection (autocommit mode; the caller closes it)."""
-        conn = sqlite3.connect(
+        conn = self._configure(sqlite3.connect(
             self.path,
             isolation_level=None,
             timeout=BUSY_TIMEOUT_MS / 1000,
             check_same_thread=False,
-        )
+        ))
+        with self._anchor_lock:
+            if self._anchor is None:
+                self._anchor = sqlite3.connect(self.path, check_same_thread=False)
+                self._anchor.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        return conn
+
+    def _configure(self, conn: sqlite3.Connection) -> sqlite3.Connection:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'NORMAL'}")
         return conn
 
     @contextmanager
@@ -127,11 +150,11 @@ class Database:
             return current_version(conn)
 
 
-def open_database(state_dir: Path) -> Database:
+def open_database(state_dir: Path, *, durable: bool = True) -> Database:
     """Create ``state_dir`` if needed, open ``turnited.sqlite3`` in it and bring
     its schema up to date."""
     state_dir = Path(state_dir)
     state_dir.mkdir(parents=True, exist_ok=True)
-    db = Database(state_dir / DATABASE_FILE)
+    db = Database(state_dir / DATABASE_FILE, durable=durable)
     db.migrate()
     return db

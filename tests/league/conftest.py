@@ -25,8 +25,10 @@ FIRST_DEADLINE = START + timedelta(days=7)
 FAST = LeagueSettings(password_cost=2, simulations=0)
 
 
-def make_league(tmp_path, settings: LeagueSettings = FAST, seed: int = 0) -> League:
-    league = League(open_database(tmp_path / "state"), settings, lot=random.Random(seed))
+def make_league(tmp_path, settings: LeagueSettings = FAST, seed: int = 0,
+                durable: bool = True) -> League:
+    db = open_database(tmp_path / "state", durable=durable)
+    league = League(db, settings, lot=random.Random(seed))
     league.ensure_first_round(START, FIRST_DEADLINE)
     return league
 
@@ -71,3 +73,27 @@ class Player:
         if result.manager and result.manager.new_password:
             self.password = result.manager.new_password
         return result
+
+
+def after_deadline(league: League, minutes: int = 1) -> datetime:
+    """A moment just after the open round's deadline."""
+    with league.db.read() as conn:
+        rnd = league.open_round(conn)
+    assert rnd is not None
+    return rnd.deadline + timedelta(minutes=minutes)
+
+
+def evaluate(league: League, seed: int | None = 1):
+    """Evaluate the open round now that its deadline has passed."""
+    now = after_deadline(league)
+    result = league.evaluate_due(now, seed=seed)
+    assert result is not None
+    return result
+
+
+def dump(league: League) -> dict[str, list[tuple]]:
+    """Every row of every table, for comparing whole states."""
+    with league.db.read() as conn:
+        names = [r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        return {n: sorted(tuple(r) for r in conn.execute(f"SELECT * FROM {n}")) for n in names}
