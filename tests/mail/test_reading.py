@@ -462,3 +462,20 @@ def test_strip_quotes_never_raises_and_never_keeps_quote_lines(text: str) -> Non
 @given(st.text(max_size=400))
 def test_html_to_text_never_raises(html: str) -> None:
     assert isinstance(html_to_text(html, drop_quotes=True), str)
+
+
+def test_outlook_html_alternative_gives_the_same_fresh_text() -> None:
+    """Outlook's HTML part has no quote markup: the converted "Von:/Gesendet:" block
+    must still end the fresh text."""
+    import email
+    import email.policy
+
+    message = email.message_from_bytes(
+        (EML / "outlook-de-qp-cp1252.eml").read_bytes(), policy=email.policy.default
+    )
+    (html_part,) = [p for p in message.walk() if p.get_content_type() == "text/html"]
+    fresh = strip_quotes(html_to_text(html_part.get_content(), drop_quotes=True))
+    assert fresh == (
+        "Hallo,\nTeam: Fortuna Düsseldorf-Süd\nAufstellung: T10 A8 V16 M16 S22\n"
+        "Kennwort: süd-7x\nMit freundlichen Grüßen\nJürgen Weiß"
+    )
