@@ -131,13 +131,15 @@ class ImapMailbox:
         self._processed_folder_ready = False
         self._highest_uid = 0
         self._warned_no_uidplus = False
+        s = settings
+        self._source = f"imap://{quote(s.username, safe='')}@{s.host}:{s.port}/{quote(s.folder)}"
 
     # -- identity
 
     @property
     def source(self) -> str:
-        s = self.settings
-        return f"imap://{quote(s.username, safe='')}@{s.host}:{s.port}/{quote(s.folder)}"
+        """The folder as an IMAP URL (RFC 5092), e.g. ``imap://bot%40x.org@host:143/INBOX``."""
+        return self._source
 
     def key_for(self, uidvalidity: int, uid: int) -> str:
         """RFC 5092 style URL of one message: unique and stable."""

@@ -1,0 +1,200 @@
+"""Benchmark: how fast the bot takes mail off a real IMAP server.
+
+Starts a private Dovecot, appends N small mails and times
+  (a) a bare imapclient FETCH of all of them (one BODY.PEEK[] command),
+  (b) ImapMailbox.fetch_new + an ingest step per mail + mark_processed_many
+      in batches (MOVE to Processed),
+  (c) the same with one mark_processed (one MOVE) per mail,
+  (d) as (b) in \\Seen mode (no processed folder: STORE +FLAGS instead of MOVE),
+plus fetch_new alone, to separate reading from marking,
+and prints mails/s and the ratio to (a) (target: (b) within 2x of (a)).
+Each figure is the best of ``--repeat`` runs (the machine may be shared);
+between runs the mails are moved back to INBOX, unmeasured.
+
+The ingest step is pluggable: ``run(ingest=...)`` takes a callable that gets
+each ``IncomingMail`` (the whole pipeline can be plugged in there later).
+
+    python bench/bench_imap_ingest.py [--mails 1000] [--batch 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from imapclient import IMAPClient
+
+from bot.mail.imap_source import ImapMailbox, ImapSettings
+from bot.mail.transport import IncomingMail
+from tests.servers import BOT_ADDRESS, DovecotServer
+
+Ingest = Callable[[IncomingMail], None]
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    mails: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.mails / self.seconds if self.seconds else float("inf")
+
+
+def make_mail(n: int) -> bytes:
+    return (
+        f"From: Manager {n} <manager{n}@example.org>\r\nTo: {BOT_ADDRESS}\r\n"
+        f"Subject: Aufstellung Runde 7\r\nMessage-ID: <bench{n}@example.org>\r\n"
+        f"Date: Sun, 01 Mar 2026 18:00:00 +0000\r\n\r\n"
+        f"Passwort: geheim{n}\r\nTeam FC {n}: 10-10-15-15-20\r\n\r\nGruss\r\n"
+    ).encode()
+
+
+def settings(server: DovecotServer, **overrides: object) -> ImapSettings:
+    values: dict[str, object] = {
+        "host": server.host,
+        "port": server.imap_port,
+        "security": "none",
+        "username": BOT_ADDRESS,
+        "password": server.password(BOT_ADDRESS),
+    }
+    values.update(overrides)
+    return ImapSettings(**values)  # type: ignore[arg-type]
+
+
+def bare_fetch(server: DovecotServer) -> Figure:
+    started = time.perf_counter()
+    client = IMAPClient(server.host, port=server.imap_port, ssl=False)
+    client.login(BOT_ADDRESS, server.password(BOT_ADDRESS))
+    client.select_folder("INBOX")
+    uids = client.search("ALL")
+    data = client.fetch(uids, ["BODY.PEEK[]"])
+    elapsed = time.perf_counter() - started
+    client.logout()
+    return Figure("(a) bare imapclient: one FETCH BODY.PEEK[]", len(data), elapsed)
+
+
+def fetch_only(server: DovecotServer) -> Figure:
+    started = time.perf_counter()
+    with ImapMailbox(settings(server)) as box:
+        mails = box.fetch_new()
+    elapsed = time.perf_counter() - started
+    return Figure("    ImapMailbox.fetch_new alone", len(mails), elapsed)
+
+
+def mailbox_ingest(
+    server: DovecotServer, ingest: Ingest, batch: int | None, *, seen_mode: bool = False
+) -> Figure:
+    """fetch_new, ingest each mail, then mark (in batches, or one by one)."""
+    overrides = {"processed_folder": None} if seen_mode else {}
+    started = time.perf_counter()
+    with ImapMailbox(settings(server, **overrides)) as box:
+        mails = box.fetch_new()
+        pending: list[IncomingMail] = []
+        for mail in mails:
+            ingest(mail)
+            if batch is None:
+                box.mark_processed(mail)
+                continue
+            pending.append(mail)
+            if len(pending) >= batch:
+                box.mark_processed_many(pending)
+                pending = []
+        if pending:
+            box.mark_processed_many(pending)
+    elapsed = time.perf_counter() - started
+    how = "\\Seen" if seen_mode else "MOVE"
+    how += f", batches of {batch}" if batch else " per mail"
+    label = "(b)" if batch and not seen_mode else "(c)" if batch is None else "(d)"
+    return Figure(f"{label} ImapMailbox fetch + ingest + mark ({how})", len(mails), elapsed)
+
+
+def reset(server: DovecotServer) -> None:
+    """Undo the marking for the next run (not measured): processed mails back
+    to INBOX, \\Seen flags off."""
+    client = server.client()
+    try:
+        if client.folder_exists("Processed"):
+            client.select_folder("Processed")
+            uids = client.search("ALL")
+            if uids:
+                client.move(uids, "INBOX")
+        client.select_folder("INBOX")
+        uids = client.search("ALL")
+        if uids:
+            client.remove_flags(uids, [b"\\Seen"], silent=True)
+    finally:
+        client.logout()
+
+
+def best(figures: list[Figure]) -> Figure:
+    return min(figures, key=lambda figure: figure.seconds)
+
+
+def no_ingest(mail: IncomingMail) -> None:
+    """The transport alone: look at the bytes, do nothing."""
+    if not mail.raw:
+        raise ValueError(f"empty mail {mail.key}")
+
+
+def run(
+    mails: int = 1000, batch: int = 100, ingest: Ingest = no_ingest, repeat: int = 3
+) -> list[Figure]:
+    """All figures, each the best of ``repeat`` runs; (a) first."""
+    with DovecotServer() as server:
+        started = time.perf_counter()
+        server.append_many(make_mail(n) for n in range(mails))
+        appended = time.perf_counter() - started
+        print(f"appended {mails} mails in {appended:.2f} s (setup, not measured)")
+
+        def measure(action: Callable[[], Figure]) -> Figure:
+            runs = []
+            for _ in range(repeat):
+                runs.append(action())
+                reset(server)
+                assert len(server.list_folder("INBOX")) == mails  # nothing lost
+            assert all(figure.mails == mails for figure in runs)
+            return best(runs)
+
+        return [
+            measure(lambda: bare_fetch(server)),
+            measure(lambda: fetch_only(server)),
+            measure(lambda: mailbox_ingest(server, ingest, batch)),
+            measure(lambda: mailbox_ingest(server, ingest, batch, seen_mode=True)),
+            measure(lambda: mailbox_ingest(server, ingest, None)),
+        ]
+
+
+def report(figures: list[Figure]) -> None:
+    base = figures[0]
+    print(f"{'what':<58} {'mails':>6} {'seconds':>8} {'mails/s':>9} {'ratio':>6}")
+    for figure in figures:
+        ratio = figure.seconds / base.seconds if base.seconds else float("inf")
+        print(
+            f"{figure.name:<58} {figure.mails:>6} {figure.seconds:>8.3f} "
+            f"{figure.rate:>9.0f} {ratio:>5.2f}x"
+        )
+    batched = next(f for f in figures if f.name.startswith("(b)"))
+    verdict = "met" if batched.seconds <= 2 * base.seconds else "NOT met"
+    print(f"target (batched ingest within 2x of the bare fetch): {verdict}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mails", type=int, default=1000)
+    parser.add_argument("--batch", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    report(run(args.mails, args.batch, repeat=args.repeat))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
