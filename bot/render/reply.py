@@ -1,0 +1,107 @@
+"""The one reply to a manager's mail: what was understood and stored, or why not.
+
+Renders a ``bot.league.outcome.MoveOutcome`` (language-neutral codes) into
+German or English plain text. The reply shows the manager's whole current
+state for the round (both teams, their lineups with every correction and the
+budget, what changed), the deadline with its time zone and the time left,
+the ignored lines, and for every error the line, the reason and the right
+form. Only the manager sees it, so it may show their own lineups.
+
+Problems found before the league sees the mail (too large, too many lines,
+too many mails, an internal error) are rendered by ``render_problem``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from jinja2 import Environment
+
+from bot.league.outcome import MoveOutcome
+from bot.render.formatting import zone
+from bot.render.model import RenderedMail
+from bot.render.newsletter import environment_for, tidy_text
+from bot.render.textwidth import clean
+
+Problem = Literal["too_large", "too_many_lines", "slow_down", "internal_error", "unreadable"]
+PROBLEMS: tuple[str, ...] = (
+    "too_large", "too_many_lines", "slow_down", "internal_error", "unreadable",
+)
+
+
+def reply_subject(original: str | None, language: str) -> str:
+    """``Re: <original subject>`` (one ``Re:`` only), or a default subject."""
+    subject = clean(original or "").strip()
+    while subject.lower().startswith(("re:", "aw:")):
+        subject = subject[3:].strip()
+    if not subject:
+        subject = "Turnited"
+    return f"Re: {subject}"
+
+
+def render_reply(
+    outcome: MoveOutcome,
+    *,
+    subject: str | None,
+    now: datetime,
+    timezone: str,
+    game_name: str,
+    game_address: str | None,
+    language: str | None = None,
+    env: Environment | None = None,
+) -> RenderedMail:
+    """The reply to the mail that led to ``outcome``."""
+    language = language or outcome.language
+    env = environment_for(language, env)
+    zone(timezone)
+    manager_name = None
+    if outcome.manager is not None:
+        manager_name = outcome.manager.display_name
+    context = {
+        "o": outcome,
+        "manager_name": clean(manager_name).strip() if manager_name else None,
+        "now": now,
+        "left": (outcome.deadline - now) if outcome.deadline and outcome.deadline > now else None,
+        "timezone": timezone,
+        "game_name": clean(game_name).strip(),
+        "address": clean(game_address).strip() if game_address else None,
+        "show_help": _wants_help(outcome),
+    }
+    text = tidy_text(env.get_template("reply.txt.j2").render(context))
+    return RenderedMail(
+        subject=reply_subject(subject, language), text=text, html=None, language=language
+    )
+
+
+def render_problem(
+    problem: Problem,
+    *,
+    subject: str | None,
+    language: str,
+    game_name: str,
+    game_address: str | None,
+    limit: int | None = None,
+    env: Environment | None = None,
+) -> RenderedMail:
+    """A reply for a mail the league never saw (it changed nothing)."""
+    if problem not in PROBLEMS:
+        raise ValueError(f"unknown problem {problem!r}; known: {', '.join(PROBLEMS)}")
+    env = environment_for(language, env)
+    context = {
+        "problem": problem,
+        "limit": limit,
+        "game_name": clean(game_name).strip(),
+        "address": clean(game_address).strip() if game_address else None,
+    }
+    text = tidy_text(env.get_template("reply_problem.txt.j2").render(context))
+    return RenderedMail(
+        subject=reply_subject(subject, language), text=text, html=None, language=language
+    )
+
+
+def _wants_help(outcome: MoveOutcome) -> bool:
+    codes = set(outcome.codes())
+    return bool(codes & {"help", "nothing_to_do", "not_registered", "no_team"}) or bool(
+        outcome.line_errors
+    )

@@ -1,0 +1,71 @@
+"""A league on a real SQLite file, a Maildir transport and the ingest pipeline."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+
+from bot.league.service import League
+from bot.league.settings import LeagueSettings
+from bot.mail.maildir_transport import MaildirInbox, MaildirSender, deliver, read_sent
+from bot.mail.outbox import drain
+from bot.mail.pipeline import Ingestor, IngestSettings, ingest_all
+from bot.storage.db import open_database
+
+BOT = "bot@turnited.example"
+START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+class Clock:
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kw: float) -> None:
+        self.now += timedelta(**kw)
+
+
+class Game:
+    """Everything a pipeline test needs, on real files under ``tmp_path``."""
+
+    def __init__(self, root: Path, **settings: object) -> None:
+        self.root = root
+        self.clock = Clock(START)
+        self.db = open_database(root / "state")
+        self.league = League(self.db, LeagueSettings(password_cost=2**4, simulations=0))
+        self.league.ensure_first_round(START, START + timedelta(days=5))
+        self.settings = IngestSettings(
+            bot_address=BOT, spool_dir=root / "state" / "spool", **settings  # type: ignore[arg-type]
+        )
+        self.ingestor = Ingestor(self.db, self.league, self.settings, clock=self.clock)
+        self.inbox = MaildirInbox(root / "state" / "maildir")
+        self.sender = MaildirSender(root / "state" / "maildir")
+
+    def mail(self, sender: str, body: str, subject: str = "Aufstellung", **headers: str) -> bytes:
+        msg = EmailMessage()
+        msg["From"] = sender
+        msg["To"] = BOT
+        msg["Subject"] = subject
+        msg["Date"] = format_datetime(self.clock.now)
+        msg["Message-ID"] = make_msgid(domain="player.example")
+        for key, value in headers.items():
+            msg[key.replace("_", "-")] = value
+        msg.set_content(body)
+        return bytes(msg)
+
+    def send(self, raw: bytes) -> list:
+        deliver(self.inbox.inbox, raw)
+        return self.poll()
+
+    def poll(self) -> list:
+        return ingest_all(self.ingestor, self.inbox.fetch_new(), self.inbox.mark_processed)
+
+    def flush(self) -> list:
+        drain(self.db, self.sender, now=self.clock, mail_from=BOT)
+        return read_sent(self.root / "state" / "maildir")
+
+
