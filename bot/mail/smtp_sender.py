@@ -243,8 +243,12 @@ class SmtpSender:
                 retryable=False,
             )
         if isinstance(exc, smtplib.SMTPConnectError) and exc.smtp_code >= 500:
-            return PermanentSendError(
-                rcpt, _decode(exc.smtp_error), code=exc.smtp_code, endpoint=s.endpoint
+            return TransportError(
+                f"SMTP server {s.endpoint} refuses to serve this client "
+                f"({exc.smtp_code} {_decode(exc.smtp_error)}); check smtp.host and whether "
+                f"this machine may send through it",
+                endpoint=s.endpoint,
+                retryable=False,
             )
         if isinstance(exc, smtplib.SMTPResponseException):
             return TemporarySendError(

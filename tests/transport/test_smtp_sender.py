@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import socket
+import threading
 
 import pytest
 
@@ -188,3 +190,32 @@ def test_settings_reject_impossible_values(values, message_part):
     with pytest.raises(TransportConfigError) as info:
         SmtpSettings(**arguments)
     assert message_part in str(info.value) and "expected" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("greeting", "temporary"),
+    [(b"421 4.3.2 too busy, come back later\r\n", True), (b"554 5.7.1 not for you\r\n", False)],
+)
+def test_server_refusing_at_the_greeting(greeting, temporary):
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+
+        def greet_and_hang_up() -> None:
+            conn, _addr = listener.accept()
+            with conn:
+                conn.sendall(greeting)
+
+        thread = threading.Thread(target=greet_and_hang_up)
+        thread.start()
+        sender = SmtpSender(SmtpSettings("127.0.0.1", listener.getsockname()[1], "none"))
+        with pytest.raises(TransportError) as info:
+            sender.send(message(1), FROM, "anna@example.org")
+        thread.join()
+    error = info.value
+    if temporary:
+        assert isinstance(error, TemporarySendError) and error.connection_failed
+        assert error.code == 421
+    else:
+        assert not isinstance(error, TemporarySendError) and not error.retryable
+        assert "554" in str(error) and "refuses to serve" in str(error)
