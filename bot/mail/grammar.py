@@ -294,30 +294,22 @@ def _on_lineup(line: str, number: int, rest: str, state: _State, *, explicit: bo
         return
     named = _FOR_TEAM.match(rest)
     if named is not None:  # "Aufstellung für NAME: L" - clearly meant as a lineup
-        candidate = _candidate(named.group("lineup"), strict=True)
-        assert candidate is not None
-        _lineup_or_error(line, number, _name(named.group("team")), candidate, state)
+        team = _name(named.group("team"))
+        _lineup_or_error(line, number, team, _attempt(named.group("lineup")), state)
         return
-    direct = _candidate(rest, strict=explicit, guard=False)
-    if direct is None:  # no colon and nothing like a lineup follows: plain text
-        for splitter in (_split_team_lineup, _tail_lineup):
-            split = splitter(_strip_for(rest))
-            if split is not None:
-                _lineup_or_error(line, number, split[0], split[1], state)
-                return
-        _ignore(line, state)
-        return
-    _note_row_words(rest, state)
+    direct = _attempt(rest) if explicit else _candidate(rest, guard=False)
     if isinstance(direct, Lineup):
         state.requests.append(SetLineup(line=line, team=None, lineup=direct))
+        _note_row_words(rest, state)
         return
-    for splitter in (_split_team_lineup, _tail_lineup):
-        split = splitter(_strip_for(rest))
-        if split is not None:
-            _lineup_or_error(line, number, split[0], split[1], state)
-            return
-    assert direct is not None
-    _error(line, number, direct.reason, EXAMPLE_LINEUP, state)
+    without_for = _strip_for(rest)
+    split = _split_team_lineup(without_for) or _tail_lineup(without_for)
+    if split is not None:  # "Aufstellung Rote Teufel: L"
+        _lineup_or_error(line, number, split[0], split[1], state)
+    elif direct is None:  # no colon and nothing like a lineup follows: plain text
+        _ignore(line, state)
+    else:
+        _error(line, number, direct.reason, EXAMPLE_LINEUP, state)
 
 
 def _on_register(line: str, number: int, rest: str, state: _State) -> None:
@@ -393,17 +385,19 @@ def _strip_for(rest: str) -> str:
     return re.sub(r"^(?:für|fuer|for|von|of)\s+", "", rest, flags=re.IGNORECASE)
 
 
-def _candidate(text: str, *, strict: bool = False, guard: bool = True) -> _Candidate | None:
-    """The lineup in ``text``, an ``InvalidLineupError`` if it looks like a
-    lineup but is not one, None if it is no lineup attempt at all.
-    ``strict``: the text follows ``Aufstellung:``, so it is always an attempt;
-    ``guard``: apply the phone-number/year guard of ``_looks_like_lineup``."""
-    if not strict and not _looks_like_lineup(text, guard=guard):
-        return None
+def _attempt(text: str) -> _Candidate:
+    """``text`` is meant as a lineup: the lineup, or why it is not one."""
     try:
         return Lineup.parse(text)
     except InvalidLineupError as error:
         return error
+
+
+def _candidate(text: str, *, guard: bool = True) -> _Candidate | None:
+    """The lineup in ``text``, an ``InvalidLineupError`` if it looks like a
+    lineup but is not one, None if it is no lineup attempt at all
+    (``guard``: see ``_looks_like_lineup``)."""
+    return _attempt(text) if _looks_like_lineup(text, guard=guard) else None
 
 
 def _looks_like_lineup(text: str, *, guard: bool = True) -> bool:
@@ -451,9 +445,7 @@ def _tail_lineup(text: str) -> tuple[str | None, _Candidate] | None:
         return None
     if any(len(n) >= 4 for n in _NUMBER.findall(match.group("lineup"))):
         return None  # a phone number such as "Tel. 0171-123-45-67"
-    candidate = _candidate(match.group("lineup"), strict=True)
-    assert candidate is not None
-    return _team_from_left(name), candidate
+    return _team_from_left(name), _attempt(match.group("lineup"))
 
 
 def _team_from_left(left: str) -> str | None:

@@ -479,3 +479,30 @@ def test_outlook_html_alternative_gives_the_same_fresh_text() -> None:
         "Hallo,\nTeam: Fortuna Düsseldorf-Süd\nAufstellung: T10 A8 V16 M16 S22\n"
         "Kennwort: süd-7x\nMit freundlichen Grüßen\nJürgen Weiß"
     )
+
+
+def test_fallback_reader_when_the_email_package_itself_fails(monkeypatch) -> None:
+    """If ``email`` ever raises, headers come from a plain scan and the body is text."""
+    import bot.mail.reading as reading
+
+    class Broken:
+        def __init__(self, **_: object) -> None:
+            pass
+
+        def parsebytes(self, data: bytes) -> None:
+            raise RuntimeError("parser exploded")
+
+    monkeypatch.setattr(reading, "BytesParser", Broken)
+    raw = (
+        "From: Jürgen <J@Example.de>\r\nSubject: =?utf-8?q?Aufstellung_S=C3=BCd?=\r\n"
+        " (gefaltet)\r\nMessage-ID: <x1@example.de>\r\n\r\nSüd: 10-10-15-15-20\r\n"
+        "> alt\r\n"
+    ).encode()
+    mail = read_message(raw)
+    assert mail.defects[0] == "parser failed: RuntimeError: parser exploded"
+    assert mail.sender == "j@example.de"
+    assert mail.sender_name == "Jürgen"
+    assert mail.subject == "Aufstellung Süd (gefaltet)"
+    assert mail.message_id == "<x1@example.de>"
+    assert mail.fresh_text == "Süd: 10-10-15-15-20"
+    assert not mail.unreadable
