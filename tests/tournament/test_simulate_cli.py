@@ -163,6 +163,6 @@ def test_progress_bar_on_a_terminal_only(monkeypatch):
     update(10_000, 40_000)
     update(40_000, 40_000)
     close()
-    assert "40.0k/40.0k" in terminal.getvalue()
+    assert "/40.0k" in terminal.getvalue()  # drawn (tqdm throttles redraws), then cleared
     monkeypatch.setattr(sys, "stderr", io.StringIO())  # not a terminal: no bar
     assert simulate._progress(40_000)[0] is None
