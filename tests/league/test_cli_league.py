@@ -1,0 +1,73 @@
+"""``turnited status`` and ``turnited replay`` on a real state directory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+from bot.cli import main
+from bot.cli.league import state_dir_from_args
+
+from .conftest import Player, evaluate, lineup, make_league, register
+
+
+def populated(tmp_path):
+    league = make_league(tmp_path)
+    Player(league, "anna@example.org").send(register("Rote Teufel"), lineup("10-10-15-15-20"))
+    Player(league, "bob@example.org").send(register("Blaue Jungs"), lineup("0-10-30-20-20"))
+    evaluate(league, seed=77)
+    Player(league, "cleo@example.org").send(register("Grüne Gämsen"), lineup("9-9-14-14-14"))
+    return league, str(tmp_path / "state")
+
+
+def test_status_shows_counts_and_teams_but_never_lineups(tmp_path, capsys):
+    _, state = populated(tmp_path)
+    assert main(["status", "--state", state]) == 0
+    out = capsys.readouterr().out
+    assert "Season 1, round 2 of the season (round 2 overall; 1 evaluated)" in out
+    assert "Managers: 3 with a team" in out and "Teams: 3" in out
+    assert "Teams with a lineup for round 2: 1" in out and "Grüne Gämsen" in out
+    assert "9-9-14-14-14" not in out and "10-10-15-15-20" not in out
+
+
+def test_replay_reports_identical_and_different_rounds(tmp_path, capsys):
+    league, state = populated(tmp_path)
+    assert main(["replay", "1", "--state", state]) == 0
+    assert capsys.readouterr().out.strip() == "round 1: identical (seed 77)"
+    with league.db.transaction() as conn:
+        report = json.loads(conn.execute("SELECT report FROM round_results").fetchone()[0])
+        report["wp_gain"]["Rote Teufel"] = "9.9"
+        conn.execute("UPDATE round_results SET report = ?", (json.dumps(report),))
+    assert main(["replay", "1", "--state", state]) == 1
+    out = capsys.readouterr().out
+    assert "round 1: DIFFERENT" in out and '"9.9"' in out
+
+
+def test_errors_are_one_line_with_status_2(tmp_path, capsys):
+    assert main(["status", "--state", str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no league database" in err
+    _, state = populated(tmp_path)
+    assert main(["replay", "5", "--state", state]) == 2
+    assert "round 5" in capsys.readouterr().err
+    assert main(["replay", "--state", state]) == 2
+    assert "--all" in capsys.readouterr().err
+
+
+def test_state_dir_comes_from_option_config_or_default(tmp_path):
+    config = tmp_path / "config.yaml"
+    config.write_text("state_dir: elsewhere\n", encoding="utf-8")
+    ns = argparse.Namespace
+    assert str(state_dir_from_args(ns(state="x", config=str(config)))) == "x"
+    assert state_dir_from_args(ns(state=None, config=str(config))) == tmp_path / "elsewhere"
+    assert str(state_dir_from_args(ns(state=None, config=str(tmp_path / "none.yaml")))) == "state"
+
+
+def test_python_m_bot_status(tmp_path):
+    _, state = populated(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "bot", "status", "--state", state],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "Teams: 3" in proc.stdout
