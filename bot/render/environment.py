@@ -42,6 +42,7 @@ def make_environment(language: str, templates_dir: Path | None = None) -> Enviro
     )
     bound = {
         "percent": formatting.percent,
+        "estimate": formatting.estimate_percent,
         "whole_percent": formatting.whole_percent,
         "wp": formatting.wp,
         "wp_gain": formatting.wp_gain,

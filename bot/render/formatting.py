@@ -147,6 +147,20 @@ def percent(probability: object, language: str = DEFAULT_LANGUAGE) -> str:
     return f"{value}%"
 
 
+def estimate_percent(probability: object, language: str = DEFAULT_LANGUAGE) -> str:
+    """A Monte Carlo estimate as a percentage: like ``percent``, but an
+    estimate of exactly 0 or 1 is shown as ``<1%`` / ``>99%`` (no finite
+    simulation proves impossibility or certainty)."""
+    p = to_fraction(probability)
+    if p <= 0:
+        check_language(language)
+        return "<1%"
+    if p >= 1:
+        check_language(language)
+        return ">99%"
+    return percent(p, language)
+
+
 def whole_percent(value: object, language: str = DEFAULT_LANGUAGE) -> str:
     """An already rounded percentage (e.g. ``knockout_odds[i]["percent"]``)."""
     check_language(language)

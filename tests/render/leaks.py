@@ -48,39 +48,60 @@ def _plain(text: str) -> str:
 
 
 _LABELLED = re.compile(r"([^\W\d_]+)\s*[=:]?\s*(\d+)")
+_FIVE = re.compile(r"(?<!\d)(?=(\d+)\D{1,6}(\d+)\D{1,6}(\d+)\D{1,6}(\d+)\D{1,6}(\d+)(?!\d))")
+
+
+class Scan:
+    """One text, indexed once: its lower-case forms, every run of five
+    numbers and every window of five labelled numbers."""
+
+    def __init__(self, text: str) -> None:
+        self.hays = (text.lower(), _plain(text).lower())
+        self.sequences: set[tuple[int, ...]] = set()
+        self.labelled: set[tuple[int, ...]] = set()
+        for hay in self.hays:
+            self.sequences.update(tuple(map(int, m.groups())) for m in _FIVE.finditer(hay))
+            items = [(m.group(1), int(m.group(2))) for m in _LABELLED.finditer(hay)]
+            for i in range(len(items) - 4):
+                window = items[i : i + 5]
+                rows = [LABELS.get(label) for label, _ in window]
+                if None in rows or len(set(rows)) != 5:
+                    continue
+                values = dict(zip(rows, (v for _, v in window), strict=True))
+                self.labelled.add(tuple(values[r] for r in ROWS))
+
+    def hits(self, lineup: Lineup) -> list[str]:
+        """Every way ``lineup`` occurs in the text (empty list: none)."""
+        found = []
+        for hay in self.hays:
+            for form in notations(lineup):
+                needle = form.lower()
+                start = hay.find(needle)
+                while start >= 0:
+                    before = hay[start - 1 : start]
+                    after = hay[start + len(needle) : start + len(needle) + 1]
+                    if not (before.isdigit() or after.isdigit()):
+                        found.append(f"notation {form!r}")
+                        break
+                    start = hay.find(needle, start + 1)
+        if lineup.values in self.sequences:
+            found.append(f"the numbers {lineup.values} in a row")
+        if lineup.values in self.labelled:
+            found.append(f"labelled numbers {lineup.values}")
+        return found
 
 
 def find_lineup(text: str, lineup: Lineup) -> list[str]:
     """Every place ``lineup`` occurs in ``text`` (empty list: none)."""
-    hits = []
-    haystacks = (text, _plain(text))
-    for hay in haystacks:
-        lowered = hay.lower()
-        for form in notations(lineup):
-            for match in re.finditer(re.escape(form.lower()), lowered):
-                before = lowered[match.start() - 1 : match.start()]
-                after = lowered[match.end() : match.end() + 1]
-                if not (before.isdigit() or after.isdigit()):
-                    hits.append(f"notation {form!r}")
-        numbers = r"\D{1,6}".join(str(x) for x in lineup.values)
-        for match in re.finditer(rf"(?<!\d){numbers}(?!\d)", hay):
-            hits.append(f"sequence {match.group(0)!r}")
-        items = [(m.group(1).lower(), int(m.group(2))) for m in _LABELLED.finditer(hay)]
-        for i in range(len(items) - 4):
-            window = items[i : i + 5]
-            rows = [LABELS.get(label) for label, _ in window]
-            if None in rows or len(set(rows)) != 5:
-                continue
-            if all(lineup.row(row) == value for row, (_, value) in zip(rows, window, strict=True)):
-                hits.append(f"labelled {window!r}")
-    return hits
+    return Scan(text).hits(lineup)
 
 
 def find_lineups(text: str, lineups: dict[str, Lineup]) -> dict[str, list[str]]:
     """``{team: hits}`` for every team whose lineup occurs in ``text``."""
+    scan = Scan(text)
     found = {}
     for team, lineup in lineups.items():
-        hits = find_lineup(text, lineup)
+        hits = scan.hits(lineup)
         if hits:
             found[team] = hits
     return found

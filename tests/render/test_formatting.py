@@ -47,6 +47,12 @@ def test_percent_never_hides_a_possibility(p: Fraction) -> None:
         assert abs(Fraction(value, 100) - p) <= Fraction(1, 200)
 
 
+def test_estimates_are_never_certain() -> None:
+    assert f.estimate_percent(1.0) == ">99%"
+    assert f.estimate_percent(0.0, "en") == "<1%"
+    assert f.estimate_percent(0.5) == "50%"
+
+
 def test_percent_outside_unit_interval() -> None:
     with pytest.raises(ValueError, match="outside"):
         f.percent(Fraction(3, 2))

@@ -16,7 +16,7 @@ from bot.render import (
     make_environment,
     render_newsletter,
 )
-from bot.render.formatting import percent
+from bot.render.formatting import estimate_percent, percent
 from bot.render.textwidth import width
 from tests.render.conftest import DEADLINE
 from tests.render.rounds import Round, make_round
@@ -167,7 +167,8 @@ def test_semi_final_probabilities(round16: Round, mails: dict) -> None:
     assert "Monte-Carlo-Simulation über 2000 Turniere" in text
     assert "Monte Carlo simulation of 2000 tournaments" in mails["en"].text
     for team, p in round16.public["semi_final_probability"].items():
-        assert re.search(rf"^\s+{re.escape(team)}\s+{re.escape(percent(p))}\s+± ", text, re.M)
+        shown = re.escape(estimate_percent(p))
+        assert re.search(rf"^\s+{re.escape(team)}\s+{shown}\s+± ", text, re.M)
     assert mails["de"].html.count('<div class="bar">') == 4
 
 
