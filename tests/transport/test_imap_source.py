@@ -199,7 +199,7 @@ def test_wait_times_out_without_new_mail(dovecot):
         box.fetch_new()  # already handed out: not "new" any more
         started = time.monotonic()
         assert box.wait_for_mail(0.4) is False
-        assert 0.35 < time.monotonic() - started < 2
+        assert 0.35 < time.monotonic() - started < 5
         # mail that is already waiting is reported at once
         dovecot.append(mail(2))
         assert box.wait_for_mail(5) is True
@@ -217,7 +217,7 @@ def test_polling_when_the_server_has_no_idle():
 
 
 def test_idle_survives_a_server_restart(dovecot):
-    with ImapMailbox(settings(dovecot), backoff_base=0.3) as box:
+    with ImapMailbox(settings(dovecot), retries=6, backoff_base=0.3) as box:
         box.fetch_new()
 
         def crash_and_return() -> None:
