@@ -8,6 +8,7 @@ Dovecot is missing: ``ServerMissingError`` says how to install it.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import pwd
@@ -80,6 +81,16 @@ def _wait_until_closed(port: int, deadline: float) -> None:
 
 # ---------------------------------------------------------------- Dovecot
 
+#: Every DovecotServer not yet removed: killed at interpreter exit, so a test
+#: run or script that dies half-way leaves no Dovecot behind.
+_LIVE: set[DovecotServer] = set()
+
+
+@atexit.register
+def _remove_leftovers() -> None:
+    for server in list(_LIVE):
+        server.remove()
+
 
 class DovecotServer:
     """A private Dovecot in a short temporary directory.
@@ -109,6 +120,7 @@ class DovecotServer:
         self.dir = Path(tempfile.mkdtemp(prefix="ml.", dir="/tmp"))
         self._process: subprocess.Popen[bytes] | None = None
         self._write_files(extra_config, name)
+        _LIVE.add(self)
 
     # -- set-up
 
@@ -274,6 +286,7 @@ service lmtp {{
         """Kill the server and delete its directory."""
         self.kill()
         shutil.rmtree(self.dir, ignore_errors=True)
+        _LIVE.discard(self)
 
     def __enter__(self) -> DovecotServer:
         self.start()
