@@ -11,9 +11,14 @@ How it is fast (and still the same rules):
   the goal difference ``D = goals(X) - goals(Y)``. Its exact distribution is
   the convolution of the two binomial goal distributions (RULES.md §3),
   precomputed once per pair of distinct lineups (GM teams share lineups).
-* Each distribution gets a Walker/Vose alias table; one uniform number per
-  game then gives ``D`` in O(1) with two array look-ups, for a whole chunk
-  of simulations at once.
+* The engine knows no home and away, so the two legs of a pair are two
+  independent games with the same law: their *sum* (points of each side and
+  goal difference over both legs) is precomputed exactly as well, and one
+  draw settles both legs. A group of four takes six draws, not twelve.
+* Each distribution gets a Walker/Vose alias table; one uniform number then
+  gives a pairing's outcome in O(1) with two array look-ups, for a whole
+  chunk of simulations at once. The other orientation of a pair uses the
+  same table with the two sides swapped.
 * Tables are vectorised: points and goal difference by a small matrix
   product over the 12 games of a group; the lot among level teams is a
   uniformly drawn permutation of the four places (one of 24), so equal
@@ -42,27 +47,25 @@ from bot.rules.tournament import (
     DEFAULT_POINTS,
     GROUP_SIZE,
     QUALIFIERS,
-    SCHEDULE,
     SEMI_FINALISTS,
     Points,
     play_group_stages,
 )
 
-#: Simulations per vectorised chunk: ~10 MB of working arrays for 64 teams.
-DEFAULT_CHUNK = 8192
+#: Simulations per vectorised chunk: about 20 MB of working arrays for 64 teams.
+DEFAULT_CHUNK = 4096
 
 Progress = Callable[[int, int], None]
 
 _PERMUTATIONS = np.array(list(permutations(range(GROUP_SIZE))), dtype=np.int64)
-_HOME = np.array([h for h, _ in SCHEDULE])
-_AWAY = np.array([a for _, a in SCHEDULE])
-# Incidence of the 12 games on the 4 places: +1 for the home side, -1 for the away side.
-_HOME_OF = np.zeros((len(SCHEDULE), GROUP_SIZE))
-_AWAY_OF = np.zeros((len(SCHEDULE), GROUP_SIZE))
-_HOME_OF[np.arange(len(SCHEDULE)), _HOME] = 1
-_AWAY_OF[np.arange(len(SCHEDULE)), _AWAY] = 1
-#: Rows (game 0 home, game 0 away, game 1 home, ...) -> the four places.
-_KEY_OF = np.stack([_HOME_OF, _AWAY_OF], axis=1).reshape(2 * len(SCHEDULE), GROUP_SIZE)
+#: The six pairings of a group of four by place (each stands for both legs).
+_PAIRINGS = [(x, y) for x in range(GROUP_SIZE) for y in range(x + 1, GROUP_SIZE)]
+_X = np.array([x for x, _ in _PAIRINGS])
+_Y = np.array([y for _, y in _PAIRINGS])
+#: Rows (pairing 0 side X, pairing 0 side Y, pairing 1 side X, ...) -> the places.
+_KEY_OF = np.zeros((2 * len(_PAIRINGS), GROUP_SIZE))
+_KEY_OF[2 * np.arange(len(_PAIRINGS)), _X] = 1
+_KEY_OF[2 * np.arange(len(_PAIRINGS)) + 1, _Y] = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,52 +156,68 @@ def alias_table(pmf: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     return prob, alias
 
 
-class _Sampler:
-    """Alias tables of the goal difference for every ordered pair of distinct
-    lineups, concatenated into flat arrays, plus look-ups per ordered pair of
-    teams (offset and width of its table).
+def two_legs(
+    low: int, pmf: np.ndarray, points: Points, scale: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Exact law of what both legs of a pairing add to the two table keys.
 
-    Every entry of a table also carries what the game adds to each side's
-    table key ``points * scale + goal difference`` (home, away), so sampling
-    a game yields its two key contributions directly.
+    A table key is ``points * scale + goal difference``. One leg with goal
+    difference ``d`` (X's view) adds ``points(d) * scale + d`` to X's key and
+    ``points(-d) * scale - d`` to Y's; both legs add the sum of two
+    independent such legs. Returns the distinct outcomes as complex numbers
+    ``X's part + 1j * Y's part`` and their probabilities.
+    """
+    diff = np.arange(low, low + len(pmf))
+    by_result = np.array([points.loss, points.draw, points.win], dtype=float)
+    leg = (by_result[np.sign(diff) + 1] * scale + diff) + 1j * (
+        by_result[1 - np.sign(diff)] * scale - diff
+    )
+    both = (leg[:, None] + leg[None, :]).ravel()
+    values, inverse = np.unique(both, return_inverse=True)
+    probs = np.bincount(inverse.ravel(), weights=np.outer(pmf, pmf).ravel(),
+                        minlength=len(values))
+    return values, probs
+
+
+class _Sampler:
+    """Alias tables of both legs of every pairing of distinct lineups,
+    concatenated into flat arrays, plus look-ups per ordered pair of teams
+    (offset and width of its table).
+
+    Each table entry resolves to a complex number ``X + 1j * Y``: what the
+    two legs add to the table keys of the two sides.
     """
 
     def __init__(self, lineups: Sequence[Lineup], points: Points) -> None:
         distinct = sorted(set(lineups))
         index = {lu: i for i, lu in enumerate(distinct)}
         u = len(distinct)
-        tables: dict[tuple[int, int], tuple[int, np.ndarray]] = {}
+        laws = {}
         for a in range(u):
             for b in range(a, u):
-                low, pmf = goal_difference_distribution(distinct[a], distinct[b])
-                tables[a, b] = (low, pmf)
-                tables[b, a] = (-(low + len(pmf) - 1), pmf[::-1])
-        self.max_chances = max(len(pmf) - 1 for _, pmf in tables.values())
-        #: Goal differences lie in [-bound, bound] over six games.
+                laws[a, b] = goal_difference_distribution(distinct[a], distinct[b])
+        self.max_chances = max(len(pmf) - 1 for _, pmf in laws.values())
+        #: Goal differences over six games lie in [-bound, bound].
         bound = 6 * self.max_chances
         self.scale = 2 * bound + 1
         pair_offset = np.zeros((u, u), dtype=np.int64)
         pair_width = np.zeros((u, u), dtype=np.int64)
-        probs, aliases, contributions = [], [], []
+        probs, choices = [], []
         offset = 0
-        result_points = np.array([points.loss, points.draw, points.win], dtype=float)
-        for (a, b), (low, pmf) in tables.items():
-            prob, alias = alias_table(pmf)
-            diff = np.arange(low, low + len(pmf))
-            home = result_points[np.sign(diff) + 1] * self.scale + diff
-            away = result_points[1 - np.sign(diff)] * self.scale - diff
-            pair_offset[a, b], pair_width[a, b] = offset, len(pmf)
-            probs.append(prob)
-            aliases.append(alias + offset)
-            contributions.append(np.stack([home, away], axis=-1))
-            offset += len(pmf)
+        for (a, b), (low, pmf) in laws.items():
+            values, law = two_legs(low, pmf, points, self.scale)
+            prob, alias = alias_table(law)
+            orientations = [(a, b, values)]
+            if a != b:  # the same table seen from the other side
+                orientations.append((b, a, values.imag + 1j * values.real))
+            for x, y, seen in orientations:
+                pair_offset[x, y], pair_width[x, y] = offset, len(law)
+                probs.append(prob)
+                # entry e resolves to choice[2e + 1] (itself) or choice[2e] (its alias)
+                choices.append(np.stack([seen[alias], seen], axis=-1).reshape(-1))
+                offset += len(law)
         self.prob = np.concatenate(probs)
-        alias_all = np.concatenate(aliases)
-        own = np.concatenate(contributions)
-        # Entry e resolves to choice[2e + 1] (itself) or choice[2e] (its alias),
-        # each the complex number home + 1j * away (two float64s side by side).
-        own_complex = own[:, 0] + 1j * own[:, 1]
-        self.choice = np.stack([own_complex[alias_all], own_complex], axis=-1).reshape(-1)
+        self.choice = np.concatenate(choices)
         team_lineup = np.array([index[lu] for lu in lineups], dtype=np.int64)
         la, lb = np.meshgrid(team_lineup, team_lineup, indexing="ij")
         self.teams = n = len(lineups)
@@ -206,9 +225,9 @@ class _Sampler:
         self.width = pair_width[la, lb].reshape(n * n).astype(float)
 
     def sample(self, offset: np.ndarray, width: np.ndarray, uniform: np.ndarray) -> np.ndarray:
-        """Key contributions of games whose tables start at ``offset`` with
+        """Key contributions of pairings whose tables start at ``offset`` with
         ``width`` entries, one uniform number in [0, 1) each: a float array
-        with a trailing axis (home, away) per game.
+        with a trailing axis (X's part, Y's part).
 
         ``uniform * width`` never rounds up to ``width``: numpy's uniforms are
         multiples of 2**-53 below 1, and (1 - 2**-53) * w rounds below w for
@@ -221,8 +240,8 @@ class _Sampler:
         chosen = self.choice[pick]
         return chosen.view(np.float64).reshape(*chosen.shape, 2)
 
-    def pairs(self, home: np.ndarray, away: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        flat = home * self.teams + away
+    def pairs(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        flat = x * self.teams + y
         return self.offset[flat], self.width[flat]
 
 
@@ -245,13 +264,13 @@ def _advance(
     rng: np.random.Generator,
 ) -> np.ndarray:
     """Play one group stage for a chunk: ``groups`` is (S, G, 4) team indices,
-    ``pairs`` the (offset, width) of each game's table, (S or 1, G, 12).
+    ``pairs`` the (offset, width) of each pairing's table, (S or 1, G, 6).
     Return the qualifiers (S, 2G), in group order."""
     s, g, _ = groups.shape
     offset, width = pairs
-    uniform = rng.random((s, g, len(SCHEDULE)))
-    contribution = sampler.sample(offset, width, uniform)  # (S, G, 12, 2)
-    key = contribution.reshape(s, g, 2 * len(SCHEDULE)) @ _KEY_OF  # points*scale + diff
+    uniform = rng.random((s, g, len(_PAIRINGS)))
+    contribution = sampler.sample(offset, width, uniform)  # (S, G, 6, 2)
+    key = contribution.reshape(s, g, 2 * len(_PAIRINGS)) @ _KEY_OF  # points*scale + diff
     lot = _PERMUTATIONS[rng.integers(len(_PERMUTATIONS), size=(s, g))]
     key = key * GROUP_SIZE + lot
     return groups[_qualified(key)].reshape(s, QUALIFIERS * g)
@@ -272,7 +291,7 @@ def _simulate_chunk(
         if qualifiers.shape[1] <= SEMI_FINALISTS:
             return qualifiers
         groups = rng.permuted(qualifiers, axis=1).reshape(size, -1, GROUP_SIZE)
-        pairs = sampler.pairs(groups[:, :, _HOME], groups[:, :, _AWAY])
+        pairs = sampler.pairs(groups[:, :, _X], groups[:, :, _Y])
 
 
 def semi_final_probability(
@@ -299,7 +318,7 @@ def semi_final_probability(
     index = {n: i for i, n in enumerate(names)}
     sampler = _Sampler([lineups[n] for n in names], points)
     first = np.array([[index[n] for n in g] for g in first_groups], dtype=np.int64)
-    first_pairs = sampler.pairs(first[None, :, _HOME], first[None, :, _AWAY])
+    first_pairs = sampler.pairs(first[None, :, _X], first[None, :, _Y])
     rng = np.random.default_rng(seed)
     counts = np.zeros(len(names), dtype=np.int64)
     done = 0
@@ -344,4 +363,5 @@ __all__ = [
     "goal_difference_distribution",
     "literal_semi_final_probability",
     "semi_final_probability",
+    "two_legs",
 ]

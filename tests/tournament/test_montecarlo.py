@@ -20,6 +20,7 @@ from bot.rules.montecarlo import (
     goal_difference_distribution,
     literal_semi_final_probability,
     semi_final_probability,
+    two_legs,
 )
 from bot.rules.tournament import Entrant, Points, play_tournament
 
@@ -85,34 +86,62 @@ def test_sampler_columns_stay_in_range_at_the_top_of_the_unit_interval():
     assert (np.floor(largest * widths) <= widths - 1).all()
 
 
+def decode(part: np.ndarray, scale: int) -> tuple[np.ndarray, np.ndarray]:
+    """A key contribution ``points * scale + goal difference`` -> (points, difference)."""
+    points = np.round(part / scale).astype(int)
+    return points, (part - points * scale).astype(int)
+
+
+@pytest.mark.parametrize("points", [Points(), Points(2, 1, 0)])
+def test_two_legs_is_the_exact_law_of_both_legs(points):
+    x, y = Lineup(5, 5, 20, 25, 30), Lineup(0, 10, 20, 20, 30)
+    o = odds(x, y)
+    leg: dict[int, Fraction] = {}
+    for i, pi in enumerate(o.goals_x):
+        for j, pj in enumerate(o.goals_y):
+            leg[i - j] = leg.get(i - j, Fraction(0)) + pi * pj
+    exact: dict[tuple[int, int, int], Fraction] = {}
+    for d1, p1 in leg.items():
+        for d2, p2 in leg.items():
+            key = (points.for_goals(d1, 0) + points.for_goals(d2, 0), d1 + d2,
+                   points.for_goals(0, d1) + points.for_goals(0, d2))
+            exact[key] = exact.get(key, Fraction(0)) + p1 * p2
+    low, pmf = goal_difference_distribution(x, y)
+    scale = 1001
+    values, probs = two_legs(low, pmf, points, scale)
+    px, dx = decode(values.real, scale)
+    py, dy = decode(values.imag, scale)
+    assert (dx == -dy).all()
+    got = {(int(a), int(d), int(b)): float(q) for a, d, b, q in zip(px, dx, py, probs,
+                                                                   strict=True)}
+    assert set(got) == {k for k, v in exact.items() if v > 0}
+    for key, value in exact.items():
+        assert math.isclose(got[key], float(value), rel_tol=1e-9, abs_tol=1e-15)
+
+
 def test_sampler_follows_the_distribution():
     x, y = Lineup(5, 5, 20, 25, 30), Lineup(0, 10, 20, 20, 30)
     sampler = _Sampler([x, y], Points())
     rng = np.random.default_rng(3)
-    offset, width = sampler.pairs(np.array([0]), np.array([1]))
     n = 200_000
-    contribution = sampler.sample(np.repeat(offset, n), np.repeat(width, n), rng.random(n))
-    home, away = contribution[:, 0], contribution[:, 1]
-    # home = points * scale + difference; away = its points * scale - difference
-    points_home = np.round(home / sampler.scale).astype(int)
-    diff = (home - points_home * sampler.scale).astype(int)
-    assert (points_home == np.select([diff > 0, diff == 0], [3, 1], 0)).all()
-    points_away = np.select([diff < 0, diff == 0], [3, 1], 0)
-    assert (away == points_away * sampler.scale - diff).all()
+    offset, width = sampler.pairs(np.array([0]), np.array([1]))
+    drawn = sampler.sample(np.repeat(offset, n), np.repeat(width, n), rng.random(n))
     low, pmf = goal_difference_distribution(x, y)
-    counts = np.bincount(diff - low, minlength=len(pmf))
-    expected = pmf * n
+    values, probs = two_legs(low, pmf, Points(), sampler.scale)
+    outcome = {complex(v): i for i, v in enumerate(values)}
+    index = np.array([outcome[complex(a, b)] for a, b in drawn])
+    counts = np.bincount(index, minlength=len(values))
+    expected = probs * n
     big = expected > 20
     z = (counts[big] - expected[big]) / np.sqrt(expected[big])
     assert np.abs(z).max() < 5
     assert counts[~big].sum() < 5 * max(expected[~big].sum(), 5)
-    # the other orientation mirrors it
-    offset2, width2 = sampler.pairs(np.array([1]), np.array([0]))
-    mirrored = sampler.sample(np.repeat(offset2, 50_000), np.repeat(width2, 50_000),
-                              rng.random(50_000))
-    home2 = mirrored[:, 0]
-    diff2 = (home2 - np.round(home2 / sampler.scale) * sampler.scale).astype(int)
-    assert abs(diff2.mean() + (pmf * np.arange(low, low + len(pmf))).sum()) < 0.05
+    # The other orientation is the same law with the sides swapped.
+    back_offset, back_width = sampler.pairs(np.array([1]), np.array([0]))
+    back = sampler.sample(np.repeat(back_offset, n), np.repeat(back_width, n), rng.random(n))
+    for side in (0, 1):
+        mean, sd = drawn[:, 1 - side].mean(), drawn[:, 1 - side].std()
+        assert abs(back[:, side].mean() - mean) < 5 * sd * math.sqrt(2 / n)
 
 
 def small_tournament():
