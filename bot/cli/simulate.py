@@ -1,6 +1,6 @@
 """``turnited simulate TEAMS.yaml --seed N``: preview a whole tournament.
 
-TEAMS.yaml is a YAML list of teams::
+TEAMS.yaml is a YAML list of teams:
 
     - name: Rote Teufel
       lineup: 10-10-15-15-20      # any form of RULES.md §11, or a list of five numbers
@@ -326,7 +326,7 @@ def render_text(report: dict, lang: str = "de") -> str:
     if report["simulations"]:
         out.append(t["semi"].format(k=report["simulations"]))
         prob, err = report["semi_final_probability_all"], report["semi_final_stderr_all"]
-        rows = [(name, f"{100 * p:.1f}%", f"± {100 * err[name]:.1f}")
+        rows = [(name, f"{100 * p:.1f}%", f"± {100 * err[name]:.2f}")
                 for name, p in sorted(prob.items(), key=lambda kv: (-kv[1], kv[0])) if p > 0]
         out += ["  " + line for line in _columns(rows, {1, 2})]
     else:
