@@ -19,10 +19,11 @@ How it is fast (and still the same rules):
   gives a pairing's outcome in O(1) with two array look-ups, for a whole
   chunk of simulations at once. The other orientation of a pair uses the
   same table with the two sides swapped.
-* Tables are vectorised: points and goal difference by a small matrix
-  product over the 12 games of a group; the lot among level teams is a
-  uniformly drawn permutation of the four places (one of 24), so equal
-  teams are ordered uniformly at random, exactly like the tournament's lot.
+* Tables are vectorised: each team's key (points and goal difference) is a
+  small matrix product over the six pairings of its group; the lot among
+  level teams is a uniformly drawn permutation of the four places (one of
+  24), so equal teams are ordered uniformly at random, exactly like the
+  tournament's lot.
 * Later draws are ``Generator.permuted`` rows of the qualifiers.
 * Work is chunked (``chunk_size`` simulations at a time) so memory stays flat.
 
