@@ -1,0 +1,153 @@
+"""The HTML newsletter in a real browser: headless Chromium at phone and
+desktop width.
+
+Fails on any JavaScript error or console error, on any request for a
+resource other than the page itself (the mail must be self-contained), and
+on an unreadable layout: content narrower than 300 px on a phone, a page
+wider than the screen (only the marked tables may scroll sideways), any
+element sticking out of the viewport outside a scrolling table, or text
+smaller than 11 px. Screenshots are written next to the page in pytest's
+temporary folder (the path is printed) so a person can look at them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.render import render_newsletter
+from bot.render.model import RoundInfo
+from bot.render.reminder import render_reminder
+from tests.render.browser import BrowserError, Chromium
+from tests.render.conftest import DEADLINE
+from tests.render.rounds import Round, make_round
+
+pytestmark = pytest.mark.browser
+
+LAYOUT = """
+(() => {
+  const vw = document.documentElement.clientWidth;
+  const main = document.querySelector('main.content');
+  const out = [];
+  let minFont = 1000;
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    if (!el.closest('.scroll') && r.width > 0 && (r.right > vw + 1 || r.left < -1)) {
+      out.push(`${el.tagName}.${el.className} ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+    const text = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (text && r.width > 0) minFont = Math.min(minFont, parseFloat(getComputedStyle(el).fontSize));
+  }
+  const scrollers = [...document.querySelectorAll('.scroll')]
+    .filter(s => s.scrollWidth > s.clientWidth + 1).length;
+  return {
+    viewport: vw,
+    main: main ? main.getBoundingClientRect().width : 0,
+    scrollWidth: document.documentElement.scrollWidth,
+    outside: out.slice(0, 10),
+    minFont,
+    scrollers,
+    title: document.title,
+    text: document.body.innerText.length,
+  };
+})()
+"""
+
+SIZES = {"phone": (390, 844, True), "desktop": (1280, 900, False)}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Chromium:
+    try:
+        chromium = Chromium()
+    except BrowserError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    with chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def big_round() -> Round:
+    """40 player teams: 64 teams, four group stages, long names."""
+    return make_round(40, seed=404, simulations=500)
+
+
+def check_page(browser: Chromium, path: Path, name: str, *, min_main: int = 300) -> dict:
+    url = path.resolve().as_uri()
+    session = browser.open_page()
+    results = {}
+    for size, (width, height, mobile) in SIZES.items():
+        browser.load(session, url, width, height, mobile=mobile)
+        layout = browser.evaluate(session, LAYOUT)
+        shot = browser.screenshot(session, path.with_name(f"{name}-{size}.png"))
+        print(f"screenshot: {shot}")
+        problems = browser.problems(url)
+        assert not problems, f"{name} at {size} width: {problems}"
+        assert layout["viewport"] == width
+        assert layout["main"] >= min(min_main, width - 40), f"{name} {size}: {layout}"
+        assert layout["scrollWidth"] <= width + 1, f"{name} {size}: page wider than screen {layout}"
+        assert not layout["outside"], f"{name} {size}: elements outside the screen {layout}"
+        assert layout["minFont"] >= 11, f"{name} {size}: text too small {layout}"
+        results[size] = layout
+    browser.call("Target.closeTarget", {"targetId": browser.call(
+        "Target.getTargetInfo", session=session)["targetInfo"]["targetId"]})
+    return results
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_newsletter_in_chromium(
+    browser: Chromium, round16: Round, tmp_path: Path, language: str
+) -> None:
+    mail = render_newsletter(
+        round16.public, round_info=round16.round_info, wp_table=round16.wp_table,
+        psz_table=round16.psz_table, next_deadline=DEADLINE, timezone="Europe/Berlin",
+        language=language, game_name="Turnited", game_address="turnited@example.org",
+    )
+    page = tmp_path / f"newsletter-{language}.html"
+    page.write_text(mail.html, encoding="utf-8")
+    layout = check_page(browser, page, f"newsletter-{language}")
+    assert layout["phone"]["title"] == mail.subject
+    assert layout["desktop"]["main"] <= 780  # a readable column on a wide screen
+
+
+def test_big_newsletter_in_chromium(browser: Chromium, big_round: Round, tmp_path: Path) -> None:
+    mail = render_newsletter(
+        big_round.public, round_info=big_round.round_info, wp_table=big_round.wp_table,
+        psz_table=big_round.psz_table, next_deadline=DEADLINE, timezone="Europe/Berlin",
+        language="de", game_name="Turnited", game_address="turnited@example.org",
+    )
+    assert len(mail.html.encode()) < 102_000  # Gmail clips larger HTML mails
+    page = tmp_path / "newsletter-64.html"
+    page.write_text(mail.html, encoding="utf-8")
+    check_page(browser, page, "newsletter-64")
+
+
+def test_reminder_in_chromium(browser: Chromium, tmp_path: Path) -> None:
+    mail = render_reminder(
+        manager="Jürgen Öztürk", teams=["Grüne Jäger", "Preußen Münster-Mitte 1899 e.V."],
+        round_info=RoundInfo(3, 2, 12),
+        deadline=DEADLINE, now=DEADLINE.replace(day=4), timezone="Europe/Berlin",
+        language="de", game_name="Turnited", game_address="turnited@example.org",
+    )
+    page = tmp_path / "reminder.html"
+    page.write_text(mail.html, encoding="utf-8")
+    check_page(browser, page, "reminder")
+
+
+def test_browser_check_catches_external_resources(browser: Chromium, tmp_path: Path) -> None:
+    """The check itself: a page with an external image and a script error fails it."""
+    page = tmp_path / "bad.html"
+    page.write_text(
+        '<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width">'
+        '</head><body><main class="content"><img src="http://127.0.0.1:9/x.png">'
+        "<script>undefinedFunction()</script>"
+        '<table><tr><td style="white-space:nowrap">' + "x" * 300 + "</td></tr></table>"
+        "</main></body></html>",
+        encoding="utf-8",
+    )
+    with pytest.raises(AssertionError) as failure:
+        check_page(browser, page, "bad")
+    message = str(failure.value)
+    assert "request for http://127.0.0.1:9/x.png" in message
+    assert "JavaScript exception" in message
