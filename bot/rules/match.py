@@ -147,6 +147,13 @@ def odds(x: Lineup, y: Lineup) -> MatchOdds:
     )
 
 
+def clear_caches() -> None:
+    """Forget the cached goal probabilities and distributions (for benchmarks)."""
+    _goal_probability.cache_clear()
+    _binomial.cache_clear()
+    goal_distribution.cache_clear()
+
+
 def play_chances(n: int, defender: Lineup, rng: random.Random) -> int:
     """Roll the dice for ``n`` chances against ``defender``; return the goals."""
     goals = 0
