@@ -6,7 +6,8 @@ Starts a private Dovecot, appends N small mails and times
       in batches (MOVE to Processed),
   (c) the same with one mark_processed (one MOVE) per mail,
   (d) as (b) in \\Seen mode (no processed folder: STORE +FLAGS instead of MOVE),
-plus fetch_new alone, to separate reading from marking,
+plus fetch_new alone and (a') bare FETCH + one UID MOVE (the server's own
+cost of moving), to separate reading from marking,
 and prints mails/s and the ratio to (a) (target: (b) within 2x of (a)).
 Each figure is the best of ``--repeat`` runs (the machine may be shared);
 between runs the mails are moved back to INBOX, unmeasured.
@@ -79,6 +80,22 @@ def bare_fetch(server: DovecotServer) -> Figure:
     elapsed = time.perf_counter() - started
     client.logout()
     return Figure("(a) bare imapclient: one FETCH BODY.PEEK[]", len(data), elapsed)
+
+
+def bare_fetch_and_move(server: DovecotServer) -> Figure:
+    """The protocol floor of MOVE mode: one FETCH and one UID MOVE of everything."""
+    started = time.perf_counter()
+    client = IMAPClient(server.host, port=server.imap_port, ssl=False)
+    client.login(BOT_ADDRESS, server.password(BOT_ADDRESS))
+    if not client.folder_exists("Processed"):
+        client.create_folder("Processed")
+    client.select_folder("INBOX")
+    uids = client.search("ALL")
+    data = client.fetch(uids, ["BODY.PEEK[]"])
+    client.move(uids, "Processed")
+    elapsed = time.perf_counter() - started
+    client.logout()
+    return Figure("(a') bare imapclient: one FETCH + one UID MOVE", len(data), elapsed)
 
 
 def fetch_only(server: DovecotServer) -> Figure:
@@ -165,6 +182,7 @@ def run(
 
         return [
             measure(lambda: bare_fetch(server)),
+            measure(lambda: bare_fetch_and_move(server)),
             measure(lambda: fetch_only(server)),
             measure(lambda: mailbox_ingest(server, ingest, batch)),
             measure(lambda: mailbox_ingest(server, ingest, batch, seen_mode=True)),
@@ -174,11 +192,11 @@ def run(
 
 def report(figures: list[Figure]) -> None:
     base = figures[0]
-    print(f"{'what':<58} {'mails':>6} {'seconds':>8} {'mails/s':>9} {'ratio':>6}")
+    print(f"{'what':<64} {'mails':>6} {'seconds':>8} {'mails/s':>9} {'ratio':>6}")
     for figure in figures:
         ratio = figure.seconds / base.seconds if base.seconds else float("inf")
         print(
-            f"{figure.name:<58} {figure.mails:>6} {figure.seconds:>8.3f} "
+            f"{figure.name:<64} {figure.mails:>6} {figure.seconds:>8.3f} "
             f"{figure.rate:>9.0f} {ratio:>5.2f}x"
         )
     batched = next(f for f in figures if f.name.startswith("(b)"))
