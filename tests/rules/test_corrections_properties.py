@@ -73,6 +73,7 @@ def test_result_is_legal_and_within_budget(lineup: Lineup, budget: int) -> None:
 
 
 @given(any_lineups, budgets)
+@settings(deadline=None)
 def test_matches_the_reference_reading_of_the_rule(lineup: Lineup, budget: int) -> None:
     legalised = apply_three_to_one(apply_back_caps(lineup))
     expected = legalised.values if legalised.cost <= budget else reference_budget(
@@ -91,7 +92,7 @@ def test_a_legal_lineup_within_budget_is_never_changed(lineup: Lineup, budget: i
 
 
 @given(any_lineups, budgets)
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 def test_budget_shortening_spends_all_but_at_most_one_wp(lineup: Lineup, budget: int) -> None:
     """Whenever a floor/ceiling combination qualifies, at most 1 WP is left unspent
     (a goalkeeper or sweeper point costs 2). The rule's fallback (no combination
