@@ -41,15 +41,16 @@ def goal_probability(defender: Lineup) -> Fraction:
     Raises ``IllegalLineupError`` if the defender's T or A is above the back
     cap: such a lineup cannot play (correct it first).
     """
+    if defender.a > BACK_CAP or defender.t > BACK_CAP:
+        raise IllegalLineupError(
+            str(defender), "back_cap",
+            f"T={defender.t}, A={defender.a}: both must be at most {BACK_CAP} to play",
+        )
     return _goal_probability(defender.a, defender.t)
 
 
 @lru_cache(maxsize=256)
 def _goal_probability(a: int, t: int) -> Fraction:
-    if a > BACK_CAP or t > BACK_CAP:
-        raise IllegalLineupError(
-            f"T={t}, A={a}", "back_cap", f"T and A must be at most {BACK_CAP} to play"
-        )
     return Fraction((SWEEPER_DIE - a) * (KEEPER_DIE - t), SWEEPER_DIE * KEEPER_DIE)
 
 
