@@ -139,22 +139,21 @@ def goal_difference_distribution(x: Lineup, y: Lineup) -> tuple[int, np.ndarray]
 def alias_table(pmf: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     """Vose's alias method: (prob, alias) so that with k uniform in 0..w-1 and
     u uniform in [0, 1), ``k if u < prob[k] else alias[k]`` has law ``pmf``."""
-    pmf = np.asarray(pmf, dtype=float)
-    w = len(pmf)
-    scaled = list(pmf * (w / pmf.sum()))
-    prob = np.ones(w)
-    alias = np.arange(w)
+    weights = np.asarray(pmf, dtype=float)
+    w = len(weights)
+    scaled = (weights * (w / weights.sum())).tolist()
+    prob = [1.0] * w
+    alias = list(range(w))
     small = [i for i, q in enumerate(scaled) if q < 1.0]
     large = [i for i, q in enumerate(scaled) if q >= 1.0]
     while small and large:
         s, g = small.pop(), large.pop()
         prob[s] = scaled[s]
         alias[s] = g
-        scaled[g] = scaled[g] + scaled[s] - 1.0
+        scaled[g] += scaled[s] - 1.0
         (small if scaled[g] < 1.0 else large).append(g)
-    for i in small + large:  # rounding leftovers: probability 1 of itself
-        prob[i] = 1.0
-    return prob, alias
+    # Leftovers (rounding) keep probability 1 of themselves.
+    return np.array(prob), np.array(alias, dtype=np.int64)
 
 
 def two_legs(
