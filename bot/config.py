@@ -45,7 +45,9 @@ T = TypeVar("T")
 DEFAULT_CONFIG_NAME = "config.yaml"
 #: Shown instead of a secret value.
 REDACTED = "'***'"
-#: Word parts of key names whose values are never shown.
+#: Key names whose values are never shown.
+_SECRET_NAMES = ("password", "passwd", "pwd", "secret", "token")
+#: Word parts of unknown keys whose values are not shown (misspelt secrets).
 _SECRET_WORDS = ("pass", "secret", "token", "pwd")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ADDRESS = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.?[^@\s<>()\[\],;:\"]*\Z")
@@ -119,12 +121,19 @@ class ConfigError(ValueError):
 def is_secret_key(key: str) -> bool:
     """True for keys like ``mail.smtp.password`` whose values are never shown.
 
-    ``password_env`` names a variable, not a secret, and is shown.
+    ``password_env`` names a variable, not a secret, and is shown; so is
+    the switch ``auth.passwords``.
     """
     last = key.rsplit(".", 1)[-1].lower()
-    if last.endswith("_env"):
-        return False
-    return any(word in last for word in _SECRET_WORDS)
+    return last in _SECRET_NAMES or last.endswith(tuple("_" + n for n in _SECRET_NAMES))
+
+
+def _looks_secret(name: str) -> bool:
+    """For unknown keys: anything that might be a misspelt secret."""
+    lowered = name.lower()
+    return is_secret_key(name) or (
+        not lowered.endswith("_env") and any(w in lowered for w in _SECRET_WORDS)
+    )
 
 
 def _show(value: Any) -> str:
@@ -385,7 +394,7 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
             mark = key_node.start_mark
             raise ConfigError(
                 str(key),
-                HIDDEN if is_secret_key(str(key)) else loader.construct_object(value_node),
+                HIDDEN if _looks_secret(str(key)) else loader.construct_object(value_node),
                 "each key once per section",
                 reason=f"duplicate key on line {mark.line + 1}",
             )
@@ -772,9 +781,9 @@ class _Section:
             if name in self.known:
                 continue
             key = self.key(str(name))
-            close = difflib.get_close_matches(str(name), self.known, n=1, cutoff=0.6)
+            close = difflib.get_close_matches(str(name), self.known, n=1, cutoff=0.5)
             reason = "unknown key" + (f"; did you mean {self.key(close[0])!r}?" if close else "")
-            hide = is_secret_key(str(name)) or bool(close and is_secret_key(close[0]))
+            hide = _looks_secret(str(name)) or bool(close and is_secret_key(close[0]))
             self.problems.append(
                 ConfigError(
                     key,

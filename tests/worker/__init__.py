@@ -1,0 +1,1 @@
+"""Tests of the configuration and the worker (issue 7)."""
