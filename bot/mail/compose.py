@@ -22,12 +22,13 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from email import policy
+from email import message_from_bytes, policy
 from email.header import Header
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime
 from enum import StrEnum
+from functools import lru_cache
 
 #: The policy of every outgoing message: CRLF line ends, lines folded at 78;
 #: headers set raw (the subject, encoded by ``encode_subject``) are kept as set.
@@ -82,13 +83,25 @@ class InvalidHeaderError(ComposeError):
 
 @dataclass(frozen=True, slots=True)
 class ComposedMail:
-    """A composed mail: the message object, its bytes (CRLF line ends), its
-    Message-ID and its one recipient."""
+    """A composed mail: its bytes (CRLF line ends), its Message-ID and its
+    one recipient; ``message`` parses the bytes into an ``EmailMessage``."""
 
-    message: EmailMessage
     data: bytes
     message_id: str
     recipient: str
+
+    @property
+    def message(self) -> EmailMessage:
+        """The mail exactly as it will be sent, parsed (a fresh object each time)."""
+        return message_from_bytes(self.data, _class=EmailMessage, policy=POLICY)
+
+
+@dataclass(frozen=True, slots=True)
+class _EncodedBody:
+    """The MIME headers (folded, CRLF) and the encoded body of a mail."""
+
+    headers: bytes
+    data: bytes
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -185,6 +198,22 @@ def _body(text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
+@lru_cache(maxsize=8)
+def _encoded_body(text: str, html: str | None) -> _EncodedBody:
+    """Encode the body once per content: a newsletter to 500 players is
+    quoted-printable-encoded once, not 500 times. The boundary comes from
+    the content, so the same mail always gives the same bytes; "=_" cannot
+    occur in quoted-printable text."""
+    part = EmailMessage(policy=POLICY)
+    part.set_content(_body(text), subtype="plain", charset="utf-8", cte="quoted-printable")
+    if html is not None:
+        part.add_alternative(_body(html), subtype="html", charset="utf-8", cte="quoted-printable")
+        digest = hashlib.sha256(f"{text}\0{html}".encode("utf-8", "replace")).hexdigest()
+        part.set_boundary(f"=_{digest[:32]}")
+    headers, data = part.as_bytes(policy=POLICY).split(b"\r\n\r\n", 1)
+    return _EncodedBody(headers + b"\r\n", data)
+
+
 def compose(
     *,
     kind: MailKind | str,
@@ -245,11 +274,8 @@ def compose(
     if list_unsubscribe is not None:
         msg["List-Unsubscribe"] = _list_unsubscribe(list_unsubscribe)
 
-    msg.set_content(_body(text), subtype="plain", charset="utf-8", cte="quoted-printable")
-    if html is not None:
-        msg.add_alternative(_body(html), subtype="html", charset="utf-8", cte="quoted-printable")
-        # A boundary from the Message-ID instead of a random one: the same mail
-        # gives the same bytes. "=_" cannot occur in quoted-printable text.
-        msg.set_boundary("=_" + message_id.strip("<>").split("@")[0].rsplit(".", 1)[-1])
     msg["Content-Language"] = language
-    return ComposedMail(msg, msg.as_bytes(policy=POLICY), message_id, to)
+
+    body = _encoded_body(text, html)
+    head = b"".join(POLICY.fold_binary(name, value) for name, value in msg.raw_items())
+    return ComposedMail(head + body.headers + b"\r\n" + body.data, message_id, to)

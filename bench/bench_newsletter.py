@@ -1,0 +1,133 @@
+"""Benchmark: the newsletter of a 64-team round mailed to 500 recipients.
+
+Renders the German and English newsletter once each, then composes one
+message per recipient (personalised only by the To header: never another
+player's address), checks every message, and prints the time per recipient.
+For comparison it also times rendering per recipient (the naive way).
+
+Run: .venv/bin/python bench/bench_newsletter.py [--recipients 500] [--players 52]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import statistics
+import time
+from datetime import UTC, datetime
+from decimal import Decimal
+
+from bot.mail.compose import compose
+from bot.render import PszRow, RoundInfo, WpRow, make_environment, render_newsletter
+from bot.rules.lineup import Lineup
+from bot.rules.report import build_report, public_report
+from bot.rules.tournament import Entrant
+
+BOT = "turnited@example.org"
+DEADLINE = datetime(2026, 12, 6, 19, 0, tzinfo=UTC)
+ADDRESS = re.compile(rb"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+
+
+def play(players: int, seed: int) -> tuple[dict, list[WpRow], list[PszRow], float]:
+    rng = random.Random(seed)
+    entrants = [
+        Entrant(
+            f"Team {i:02d} Übersee-Süd",
+            Lineup(rng.randint(1, 9), rng.randint(1, 9), rng.randint(12, 36),
+                   rng.randint(12, 36), rng.randint(12, 36)),
+        )
+        for i in range(players)
+    ]
+    start = time.perf_counter()
+    report = build_report(entrants, seed, simulations=2000)
+    seconds = time.perf_counter() - start
+    wp = [WpRow(t, f"Manager {t[5:7]}", Decimal(90) + Decimal(g), Decimal(g))
+          for t, g in report["wp_gain"].items()]
+    psz = [PszRow(t, f"Manager {t[5:7]}", Decimal(p["after"])) for t, p in report["psz"].items()]
+    return public_report(report), wp, psz, seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--recipients", type=int, default=500)
+    parser.add_argument("--players", type=int, default=52, help="player teams (64 teams in all)")
+    parser.add_argument("--english", type=float, default=0.2, help="share of English readers")
+    args = parser.parse_args()
+
+    public, wp, psz, report_s = play(args.players, seed=64)
+    teams = len(public["teams"])
+    info = RoundInfo(3, 2, 12)
+
+    rendered = {}
+    render_s = {}
+    for language in ("de", "en"):
+        env = make_environment(language)
+        start = time.perf_counter()
+        rendered[language] = render_newsletter(
+            public, round_info=info, wp_table=wp, psz_table=psz, next_deadline=DEADLINE,
+            timezone="Europe/Berlin", language=language, game_name="Turnited",
+            game_address=BOT, env=env,
+        )
+        render_s[language] = time.perf_counter() - start
+
+    english = int(args.recipients * args.english)
+    recipients = [
+        (f"manager{i:03d}@players.example.com", "en" if i < english else "de")
+        for i in range(args.recipients)
+    ]
+    per_message = []
+    sizes = []
+    ids = set()
+    start_all = time.perf_counter()
+    for address, language in recipients:
+        mail = rendered[language]
+        start = time.perf_counter()
+        message = compose(
+            kind="newsletter", sender=BOT, sender_name="Turnited Spielleitung", to=address,
+            subject=mail.subject, text=mail.text, html=mail.html, date=DEADLINE,
+            key=f"newsletter/round-{info.number}/{language}", language=language,
+            list_unsubscribe=f"mailto:{BOT}?subject=Abmelden",
+        )
+        per_message.append(time.perf_counter() - start)
+        # one recipient, and no other player's address anywhere in the bytes
+        found = {a.decode().lower() for a in ADDRESS.findall(message.data)}
+        allowed = {address, BOT, message.message_id.strip("<>")}
+        assert found <= allowed, (address, found - allowed)
+        assert message.recipient == address
+        ids.add(message.message_id)
+        sizes.append(len(message.data))
+    check_total = time.perf_counter() - start_all - sum(per_message)
+    compose_total = sum(per_message)
+    assert len(ids) == len(recipients), "Message-IDs must differ per recipient"
+
+    # the naive way for comparison: render again for every recipient (sampled)
+    sample = 5
+    start = time.perf_counter()
+    for _ in range(sample):
+        render_newsletter(
+            public, round_info=info, wp_table=wp, psz_table=psz, next_deadline=DEADLINE,
+            timezone="Europe/Berlin", language="de", game_name="Turnited", game_address=BOT,
+        )
+    naive_render = (time.perf_counter() - start) / sample
+
+    render_once = sum(render_s.values())
+    per_recipient = (render_once + compose_total) / len(recipients)
+    naive_per_recipient = naive_render + statistics.mean(per_message)
+    print(f"round: {teams} teams ({args.players} player teams), "
+          f"report with 2000 simulations {report_s:.2f} s (not counted)")
+    print(f"render once: de {render_s['de'] * 1000:.0f} ms, en {render_s['en'] * 1000:.0f} ms; "
+          f"text {len(rendered['de'].text) / 1024:.0f} KiB, "
+          f"HTML {len(rendered['de'].html.encode()) / 1024:.0f} KiB")
+    print(f"compose: {len(recipients)} messages in {compose_total:.2f} s, "
+          f"median {statistics.median(per_message) * 1000:.2f} ms, "
+          f"max {max(per_message) * 1000:.2f} ms, message {statistics.mean(sizes) / 1024:.0f} KiB "
+          f"(checking every message for foreign addresses took {check_total:.2f} s more)")
+    print(f"per recipient (render once + compose): {per_recipient * 1000:.2f} ms "
+          f"-> {1 / per_recipient:.0f} recipients/s")
+    print(f"per recipient, rendering for each one: {naive_per_recipient * 1000:.2f} ms "
+          f"(ratio {naive_per_recipient / per_recipient:.1f}x)")
+
+
+if __name__ == "__main__":
+    main()
