@@ -6,6 +6,8 @@ Templates live in ``templates/<language>/`` (German default, English) and
 language. Public renderers accept only the public report (no player lineup).
 """
 
+from bot.render.archive import write_archive, write_index
+from bot.render.digest import render_digest
 from bot.render.environment import make_environment
 from bot.render.errors import (
     InvalidReportError,
@@ -14,15 +16,17 @@ from bot.render.errors import (
     RenderError,
     UnknownLanguageError,
 )
-from bot.render.model import PszRow, RenderedMail, RoundInfo, WpRow
+from bot.render.model import PszRow, ReminderTeam, RenderedMail, RoundInfo, WpRow
 from bot.render.newsletter import render_newsletter
 from bot.render.public import ensure_public
+from bot.render.reminder import render_reminder
 
 __all__ = [
     "InvalidReportError",
     "InvalidTimeError",
     "LineupLeakError",
     "PszRow",
+    "ReminderTeam",
     "RenderError",
     "RenderedMail",
     "RoundInfo",
@@ -30,5 +34,9 @@ __all__ = [
     "WpRow",
     "ensure_public",
     "make_environment",
+    "render_digest",
     "render_newsletter",
+    "render_reminder",
+    "write_archive",
+    "write_index",
 ]

@@ -143,7 +143,7 @@ def write_archive(
     rendered: RenderedMail,
     public_report: Mapping,
     *,
-    game_name: str,
+    game_name: str = "Turnited",
     env: Environment | None = None,
 ) -> ArchivePaths:
     """Store a round's newsletter (in the configured language) and its public

@@ -76,3 +76,20 @@ def make_environment(language: str, templates_dir: Path | None = None) -> Enviro
 def _last(func: Callable[[object, str], str], language: str, value: object) -> str:
     """Call ``func(value, language)``: filters take the value first."""
     return func(value, language)
+
+
+class Environments:
+    """One environment per language, made on first use and then reused, so
+    every template is compiled once per process (owned by whoever renders
+    many mails: the pipeline, the App; not a global)."""
+
+    def __init__(self, templates_dir: Path | None = None) -> None:
+        self.templates_dir = templates_dir
+        self._made: dict[str, Environment] = {}
+
+    def get(self, language: str) -> Environment:
+        language = check_language(language)
+        env = self._made.get(language)
+        if env is None:
+            env = self._made[language] = make_environment(language, self.templates_dir)
+        return env

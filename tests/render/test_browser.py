@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.render import render_newsletter
+from bot.render import render_newsletter, write_archive
 from bot.render.model import RoundInfo
 from bot.render.reminder import render_reminder
 from tests.render.browser import BrowserError, Chromium
@@ -133,6 +133,21 @@ def test_reminder_in_chromium(browser: Chromium, tmp_path: Path) -> None:
     page = tmp_path / "reminder.html"
     page.write_text(mail.html, encoding="utf-8")
     check_page(browser, page, "reminder")
+
+
+def test_empty_round_and_archive_in_chromium(
+    browser: Chromium, round16: Round, round_empty: Round, tmp_path: Path
+) -> None:
+    for number, rnd in ((1, round_empty), (2, round16)):
+        mail = render_newsletter(
+            rnd.public, round_info=RoundInfo(1, number, number), wp_table=rnd.wp_table,
+            psz_table=rnd.psz_table, next_deadline=None, timezone="UTC", language="en",
+            game_name="Turnited",
+        )
+        write_archive(tmp_path, number, mail, rnd.public)
+    check_page(browser, tmp_path / "round-001.html", "empty-round")
+    layout = check_page(browser, tmp_path / "index.html", "archive-index")
+    assert layout["phone"]["title"] == "Turnited: results archive"
 
 
 def test_browser_check_catches_external_resources(browser: Chromium, tmp_path: Path) -> None:
