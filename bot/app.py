@@ -24,6 +24,7 @@ from typing import Any
 
 from bot.config import Config
 from bot.league.service import EvaluationResult, League
+from bot.league.settings import LeagueSettings
 from bot.league.tables import PszRow as LeaguePszRow
 from bot.league.tables import WpRow as LeagueWpRow
 from bot.mail import outbox
@@ -33,7 +34,6 @@ from bot.mail.pipeline import Ingestor, IngestResult, IngestSettings
 from bot.mail.transport import MailSender, MailSource
 from bot.render.archive import write_archive
 from bot.render.digest import render_digest
-from bot.render.environment import make_environment
 from bot.render.model import PszRow, RenderedMail, RoundInfo, WpRow
 from bot.render.newsletter import render_newsletter
 from bot.render.reminder import render_reminder
@@ -123,11 +123,12 @@ class App:
         sender: MailSender,
         clock: Callable[[], datetime] = utcnow,
         db: Database | None = None,
+        league_settings: LeagueSettings | None = None,
     ) -> None:
         self.config = config
         self.clock = clock
         self.db = db or open_database(config.state_dir)
-        self.league = League(self.db, config.league_settings())
+        self.league = League(self.db, league_settings or config.league_settings())
         self.source = source
         self.sender = sender
         self.plan = DeadlinePlan.from_config(config)
@@ -319,7 +320,7 @@ class App:
             language=language,
             game_name=self.config.game.name,
             game_address=self.config.mail.address,
-            env=make_environment(language),
+            env=self.ingestor.environments.get(language),
         )
 
     def publish(self, round_number: int) -> int:
@@ -364,9 +365,11 @@ class App:
                 "SELECT COUNT(*) FROM bounces WHERE manager_id IS NOT NULL"
             ).fetchone()[0]
         stats["managers_with_bounces_total"] = bounced
+        language = self.config.game.language
         rendered = render_digest(
             stats, now=self.clock(), timezone=self.config.schedule.timezone,
-            game_name=self.config.game.name, language=self.config.game.language,
+            game_name=self.config.game.name, language=language,
+            env=self.ingestor.environments.get(language),
         )
         key = f"digest/{result.round if result else time_to_db(self.clock())}"
         with self.db.transaction() as conn:
@@ -388,7 +391,7 @@ class App:
             state = Path(tmp)
             twin = App(
                 _with_state(self.config, state), source=self.source, sender=self.sender,
-                clock=self.clock, db=open_database(state),
+                clock=self.clock, db=open_database(state), league_settings=self.league.settings,
             )
             now = self.clock()
             current = twin.open_round_deadline()
@@ -433,6 +436,7 @@ class App:
                     language=language,
                     game_name=self.config.game.name,
                     game_address=self.config.mail.address,
+                    env=self.ingestor.environments.get(language),
                 )
                 self._queue(
                     conn, kind=MailKind.REMINDER, to=target.address,
@@ -456,7 +460,12 @@ def _with_state(config: Config, state_dir: Path) -> Config:
     return dataclasses.replace(config, state_dir=state_dir)
 
 
-def build_app(config: Config, *, clock: Callable[[], datetime] = utcnow) -> App:
+def build_app(
+    config: Config,
+    *,
+    clock: Callable[[], datetime] = utcnow,
+    league_settings: LeagueSettings | None = None,
+) -> App:
     """The App with the transports the configuration names."""
     if config.mail.transport == "imap":
         from bot.mail.imap_source import ImapMailbox
@@ -469,8 +478,8 @@ def build_app(config: Config, *, clock: Callable[[], datetime] = utcnow) -> App:
 
         source = MaildirInbox(config.maildir_root, poll_seconds=config.mail.maildir.poll_seconds)
         sender = MaildirSender(config.maildir_root)
-    app = App(config, source=source, sender=sender, clock=clock)
-    return app
+    return App(config, source=source, sender=sender, clock=clock,
+               league_settings=league_settings)
 
 
 __all__ = ["Activity", "App", "PollReport", "build_app"]

@@ -16,6 +16,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "calculators",
     "league",
     "simulate",
+    "game",
     "admin",
 )
 

@@ -34,6 +34,7 @@ from bot.mail.grammar import parse_moves
 from bot.mail.reading import InboundMail, read_message
 from bot.mail.spool import SpooledMail, spool
 from bot.mail.transport import IncomingMail
+from bot.render.environment import Environments
 from bot.render.model import RenderedMail
 from bot.render.reply import Problem, render_problem, render_reply
 from bot.storage.db import Database
@@ -98,6 +99,7 @@ class Ingestor:
         self.league = league
         self.settings = settings
         self.clock = clock
+        self.environments = Environments()
 
     # -- public ----------------------------------------------------------------
 
@@ -223,11 +225,14 @@ class Ingestor:
             timezone=s.timezone,
             game_name=s.game_name,
             game_address=s.bot_address,
+            env=self.environments.get(outcome.language),
         )
         self._queue_reply(conn, inbound_id, parsed, spooled, rendered, now)
-        manager_id = conn.execute(
-            "SELECT id FROM managers WHERE address = ?", (parsed.sender,)
-        ).fetchone()
+        manager_id = None
+        if outcome.manager is not None:
+            manager_id = conn.execute(
+                "SELECT id FROM managers WHERE address = ?", (outcome.manager.address,)
+            ).fetchone()
         conn.execute(
             "UPDATE inbound SET round = ?, manager_id = ? WHERE id = ?",
             (outcome.round, manager_id[0] if manager_id else None, inbound_id),
@@ -250,13 +255,15 @@ class Ingestor:
         *,
         language: str | None = None,
     ) -> IngestResult:
+        language = language or self.settings.language
         rendered = render_problem(
             problem,
             subject=parsed.subject,
-            language=language or self.settings.language,
+            language=language,
             game_name=self.settings.game_name,
             game_address=self.settings.bot_address,
             limit=limit,
+            env=self.environments.get(language),
         )
         self._queue_reply(conn, inbound_id, parsed, spooled, rendered, now)
         return self._finish(conn, inbound_id, "human", f"{problem}: nothing changed", parsed,

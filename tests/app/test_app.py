@@ -147,7 +147,7 @@ def test_reminders_once_per_round_and_offset(played) -> None:
     first = next(iter(lineups))
     password = None
     for m in sent(app):
-        match = re.search(r"Passwort lautet: (\S+)", body_of(m))
+        match = re.search(r"^\s*Passwort: (\S+)\s*$", body_of(m), re.M)
         if match and m["To"].addresses[0].addr_spec == first:
             password = match.group(1)
     assert password

@@ -21,7 +21,7 @@ def reply_texts(game: Game) -> list[tuple[str, str, str]]:
 
 
 def password_of(text: str) -> str:
-    match = re.search(r"(?:Passwort lautet|password is): (\S+)", text)
+    match = re.search(r"^\s*(?:Passwort|Password): (\S+)\s*$", text, re.M)
     assert match, text
     return match.group(1)
 

@@ -1,0 +1,114 @@
+"""Game master commands that drive the App once: ``poll``, ``send``,
+``evaluate``, and the newcomer's ``demo``."""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.cli import CliError
+
+if TYPE_CHECKING:
+    from bot.app import App
+
+
+def _app(args: argparse.Namespace) -> App:
+    from bot.app import build_app
+    from bot.config import load_config
+
+    config_path = Path(args.config)
+    if not config_path.exists():
+        raise CliError(
+            f"no configuration at {config_path}: run `turnited init DIR` or pass --config PATH"
+        )
+    app = build_app(load_config(config_path))
+    app.ensure_started()
+    return app
+
+
+def _poll(args: argparse.Namespace) -> int:
+    app = _app(args)
+    try:
+        report = app.poll_once()
+        print(f"processed {report.processed} mail(s), queued {report.replies} repl(ies)"
+              + "".join(f", {kind}: {n}" for kind, n in sorted(report.kinds.items())))
+    finally:
+        app.close()
+    return 0
+
+
+def _send(args: argparse.Namespace) -> int:
+    app = _app(args)
+    try:
+        report = app.drain_outbox()
+        print(f"sent {report.sent}, retry later {report.retried}, failed {len(report.failed)}")
+        for recipient, error in report.failed:
+            print(f"  failed: {recipient}: {error}")
+    finally:
+        app.close()
+    return 1 if report.failed else 0
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    app = _app(args)
+    try:
+        if args.dry_run:
+            rendered = app.dry_run(force=True)
+            if rendered is None:
+                print("nothing to evaluate")
+                return 0
+            print(rendered.subject)
+            print()
+            print(rendered.text)
+            return 0
+        app.poll_once()  # the inbox first: no round is played with missing lineups
+        number = app.evaluate_due(force=args.force)
+        if number is None:
+            deadline = app.open_round_deadline()
+            when = deadline.isoformat() if deadline else "none"
+            print(f"nothing due: the open round's deadline is {when} (use --force)")
+            return 0
+        app.drain_outbox()
+        print(f"evaluated round {number}; newsletters queued and sent")
+    finally:
+        app.close()
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from bot.demo.runner import format_summary, run_demo
+
+    if args.directory:
+        directory = Path(args.directory)
+        if directory.exists() and any(directory.iterdir()):
+            raise CliError(f"{directory} is not empty: the demo needs a fresh directory")
+    else:
+        directory = Path(tempfile.mkdtemp(prefix="turnited-demo-"))
+    summary = run_demo(directory, seed=args.seed, managers=args.managers,
+                       seasons=args.seasons, simulations=args.simulations)
+    print(format_summary(summary))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("poll", help="read the inbox once (replies are queued) and exit")
+    p.set_defaults(handler=_poll)
+    p = sub.add_parser("send", help="drain the outbox once and exit")
+    p.set_defaults(handler=_send)
+    p = sub.add_parser("evaluate", help="evaluate the round if its deadline has passed")
+    p.add_argument("--force", action="store_true", help="evaluate now, before the deadline")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print the newsletter of an evaluation now without changing anything")
+    p.set_defaults(handler=_evaluate)
+    p = sub.add_parser(
+        "demo", help="two seasons with 40 simulated managers on the embedded Maildir transport"
+    )
+    p.add_argument("directory", nargs="?", help="a fresh directory (default: a new temp dir)")
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--managers", type=int, default=40)
+    p.add_argument("--seasons", type=int, default=2)
+    p.add_argument("--simulations", type=int, default=20_000,
+                   help="Monte Carlo runs per round for the semi-final odds")
+    p.set_defaults(handler=_demo)
