@@ -43,6 +43,9 @@ from bot.worker.schedule import DeadlinePlan
 
 log = logging.getLogger(__name__)
 
+#: Mails fetched and then marked processed (moved) with one command.
+POLL_BATCH = 200
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
@@ -188,10 +191,16 @@ class App:
 
     def poll_once(self) -> PollReport:
         """Read the inbox up to now; raises ``TransportError`` when it cannot."""
-        results = []
-        for mail in self.source.fetch_new():
-            results.append(self.ingestor.ingest(mail))
-            self.source.mark_processed(mail)
+        results: list[IngestResult] = []
+        while True:
+            batch = self.source.fetch_new(limit=POLL_BATCH)
+            for mail in batch:
+                results.append(self.ingestor.ingest(mail))
+            # Each mail's transaction has committed; a crash before this line
+            # only makes the next poll see them again, and the ledger skips them.
+            self.source.mark_processed_many(batch)
+            if len(batch) < POLL_BATCH:
+                break
         report = PollReport(tuple(results))
         self.activity.note_poll(report)
         return report
@@ -211,8 +220,17 @@ class App:
             if self.config.mail.transport == "imap"
             else None,
         )
-        for recipient, error in report.failed:
+        failed = [(r, e) for r, e in report.failed if r.lower() != self.config.gm.address.lower()]
+        for recipient, error in failed:
             self.activity.failed_sends.append(f"{recipient}: {error}")
+        if failed:
+            # A permanent failure needs a human: tell the game master now, not
+            # only in the next digest. (Failures of mail to the GM are not
+            # reported to the GM, which could only loop.)
+            self.notify_gm(
+                "Mail konnte nicht zugestellt werden / mail could not be delivered",
+                "\n".join(f"{r}: {e}" for r, e in failed),
+            )
         return report
 
     def _queue(

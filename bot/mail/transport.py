@@ -40,14 +40,18 @@ class IncomingMail:
 class MailSource(Protocol):
     """Where incoming mail comes from (IMAP mailbox or local Maildir)."""
 
-    def fetch_new(self) -> list[IncomingMail]:
-        """Every mail not yet marked processed, oldest first. Never changes
-        the mailbox (no ``\\Seen``, no moves)."""
+    def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
+        """Every mail not yet marked processed (at most ``limit``), oldest
+        first. Never changes the mailbox (no ``\\Seen``, no moves)."""
         ...
 
     def mark_processed(self, mail: IncomingMail) -> None:
         """Record that ``mail`` is done (moved or flagged, never deleted).
         Call it only after the caller's transaction for the mail committed."""
+        ...
+
+    def mark_processed_many(self, mails: list[IncomingMail]) -> None:
+        """``mark_processed`` for several mails, in one command where possible."""
         ...
 
     def wait_for_mail(self, timeout: float) -> bool:
