@@ -67,6 +67,7 @@ def make_environment(language: str, templates_dir: Path | None = None) -> Enviro
     env.globals.update(
         language=language,
         table=textwidth.table,
+        fits=textwidth.fits,
         text_width=textwidth.TEXT_WIDTH,
         width=textwidth.width,
     )

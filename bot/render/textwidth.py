@@ -38,6 +38,11 @@ def width(text: str) -> int:
     return sum(char_width(ch) for ch in text)
 
 
+def fits(text: str, columns: int = TEXT_WIDTH) -> bool:
+    """Whether every line of ``text`` is at most ``columns`` wide."""
+    return all(width(line) <= columns for line in text.split("\n"))
+
+
 def ljust(text: str, columns: int) -> str:
     """Pad on the right to ``columns`` display columns."""
     return text + " " * max(0, columns - width(text))

@@ -301,3 +301,16 @@ def test_html_is_self_contained(mails: dict) -> None:
             assert bad not in page, bad
         links = re.findall(r'href="([^"]*)"', page)
         assert links and all(link.startswith("mailto:") for link in links)
+
+
+def test_long_names_stack_the_knockout_stage() -> None:
+    names = [f"{i} Sportgemeinschaft Lange Namen"[:30] for i in range(10)]
+    rnd = make_round(10, seed=3, simulations=100, names=names)
+    text = render(rnd, "de").text
+    final = next(k for k in rnd.public["knockout"] if k["stage"] == "final")
+    assert re.search(
+        rf"^  Finale\n    {re.escape(final['home'])} – {re.escape(final['away'])}\s+\d+:\d+",
+        text, re.M,
+    )
+    section = text[text.index("Finalrunde") : text.index("Wahrscheinlichkeit")]
+    assert max(width(line) for line in section.split("\n")) <= 76
