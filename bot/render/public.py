@@ -20,7 +20,7 @@ def gm_names(report: Mapping) -> set[str]:
     teams = report.get("teams", [])
     if not isinstance(teams, list):
         raise InvalidReportError('["teams"]', teams, "a list of {name, gm, lineup?}")
-    names = {t["name"] for t in teams if isinstance(t, Mapping) and t.get("gm") is True}
+    names = {t.get("name") for t in teams if isinstance(t, Mapping) and t.get("gm") is True}
     return names
 
 
