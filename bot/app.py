@@ -342,28 +342,39 @@ class App:
         )
 
     def publish(self, round_number: int) -> int:
-        """Archive a round's newsletter and queue one copy per recipient."""
-        language = self.config.newsletter.language
-        rendered = self.render_round(round_number, language)
+        """Archive a round's newsletter (in the configured language) and queue one
+        copy per recipient in the recipient's language: a manager's is the one of
+        their latest accepted mail, a subscriber's (``newsletter.extra_recipients``)
+        the configured one. Each language is rendered once, not once per recipient.
+        The Message-ID does not depend on the language, so publishing again after a
+        crash never queues a second copy."""
+        default = self.config.newsletter.language
+        rendered = {default: self.render_round(round_number, default)}
         write_archive(
-            self.config.state_dir / "archive", round_number, rendered,
+            self.config.state_dir / "archive", round_number, rendered[default],
             self.league.stored_report(round_number, public=True),
             game_name=self.config.game.name,
         )
         queued = 0
         with self.db.transaction() as conn:
-            recipients = [(r.address, r.display_name) for r in self.league.recipients(conn)]
-            known = {a.lower() for a, _ in recipients}
-            extra = [(a, None) for a in self.config.newsletter.extra_recipients
-                     if a.lower() not in known]
-            for address, name in recipients + extra:
-                unsubscribe = None
-                if (address, name) in extra:
-                    unsubscribe = (f"mailto:{self.config.gm.address}"
-                                   f"?subject=unsubscribe%20{address}")
+            # (address, display name, language, List-Unsubscribe URI)
+            copies: list[tuple[str, str | None, str, str | None]] = [
+                (r.address, r.display_name, r.language or default, None)
+                for r in self.league.recipients(conn)
+            ]
+            known = {address.lower() for address, *_ in copies}
+            copies += [
+                (address, None, default,
+                 f"mailto:{self.config.gm.address}?subject=unsubscribe%20{address}")
+                for address in self.config.newsletter.extra_recipients
+                if address.lower() not in known
+            ]
+            for address, name, language, unsubscribe in copies:
+                if language not in rendered:
+                    rendered[language] = self.render_round(round_number, language, conn=conn)
                 self._queue(
                     conn, kind=MailKind.NEWSLETTER, to=address, to_name=name,
-                    rendered=rendered, key=f"newsletter/round-{round_number}",
+                    rendered=rendered[language], key=f"newsletter/round-{round_number}",
                     round_number=round_number, list_unsubscribe=unsubscribe,
                 )
                 queued += 1
@@ -426,7 +437,8 @@ class App:
     # -- reminders -------------------------------------------------------------
 
     def send_reminders(self, now: datetime | None = None, hours_before: int = 0) -> int:
-        """Remind managers without a lineup, once per round and offset."""
+        """Remind managers without a lineup, once per round and offset, each in
+        their language (as ``publish``)."""
         now = now or self.clock()
         queued = 0
         with self.db.transaction() as conn:
@@ -443,7 +455,7 @@ class App:
                 )
                 if cur.rowcount == 0:
                     continue  # reminded already for this round and offset
-                language = self.config.newsletter.language
+                language = target.language or self.config.newsletter.language
                 rendered = render_reminder(
                     manager=target.display_name or target.address,
                     teams=list(target.teams),

@@ -456,6 +456,10 @@ def submit_moves(
         elif mail.manager is not None:
             mail.manager = repo.manager_by_id(conn, mail.manager.id)
 
+    if accepted and mail.manager is not None:
+        # Newsletters and reminders follow the language of the latest accepted mail.
+        repo.update_manager(conn, mail.manager.id, language=moves.language)
+
     info: ManagerInfo | None = None
     teams: list[TeamState] = []
     if mail.manager is not None:

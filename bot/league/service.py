@@ -44,19 +44,25 @@ ReplayResult = ev.ReplayResult
 
 @dataclass(frozen=True, slots=True)
 class Recipient:
+    """A newsletter recipient; ``language`` is the one of their latest accepted
+    mail ('de'/'en'), None if unknown (then the configured newsletter language)."""
+
     manager_id: int
     address: str
     display_name: str | None
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ReminderTarget:
-    """A manager to remind: ``teams`` played recently but have no lineup yet."""
+    """A manager to remind: ``teams`` played recently but have no lineup yet;
+    ``language`` as in ``Recipient``."""
 
     manager_id: int
     address: str
     display_name: str | None
     teams: tuple[str, ...]
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,11 +295,12 @@ class League:
     def recipients(self, conn: sqlite3.Connection) -> list[Recipient]:
         """Every manager with at least one team (the newsletter's recipients)."""
         rows = conn.execute(
-            "SELECT id, address, display_name FROM managers m WHERE EXISTS ("
+            "SELECT id, address, display_name, language FROM managers m WHERE EXISTS ("
             " SELECT 1 FROM teams t WHERE t.manager_id = m.id AND t.deleted_round IS NULL)"
             " ORDER BY id"
         )
-        return [Recipient(r["id"], r["address"], r["display_name"]) for r in rows]
+        return [Recipient(r["id"], r["address"], r["display_name"], r["language"])
+                for r in rows]
 
     def status(self, conn: sqlite3.Connection, now: datetime) -> LeagueStatus:
         _aware("now", now)
@@ -331,7 +338,7 @@ class League:
         before ``round_number`` but have no move (lineup or withdrawal) for it."""
         rows = conn.execute(
             """
-            SELECT m.id, m.address, m.display_name, t.name
+            SELECT m.id, m.address, m.display_name, m.language, t.name
             FROM teams t JOIN managers m ON m.id = t.manager_id
             WHERE t.deleted_round IS NULL AND t.doomed_round IS NULL
               AND EXISTS (SELECT 1 FROM round_entries e WHERE e.team_id = t.id
@@ -347,7 +354,7 @@ class League:
             found = grouped.get(row["id"])
             teams = (*found.teams, row["name"]) if found else (row["name"],)
             grouped[row["id"]] = ReminderTarget(row["id"], row["address"], row["display_name"],
-                                                teams)
+                                                teams, row["language"])
         return list(grouped.values())
 
     def record_bounce(

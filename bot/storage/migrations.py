@@ -182,8 +182,15 @@ CREATE TABLE worker_events (
 );
 """
 
+#: The language a manager writes in ('de' or 'en', from their latest accepted
+#: mail); NULL until known: they get the configured newsletter language.
+MANAGER_LANGUAGE_V2 = """
+ALTER TABLE managers ADD COLUMN language TEXT CHECK (language IS NULL OR language IN ('de', 'en'));
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
+    Migration(2, "language of each manager", MANAGER_LANGUAGE_V2),
 )
 
 _LEDGER = """

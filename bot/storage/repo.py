@@ -131,7 +131,7 @@ def insert_manager(
 
 
 def update_manager(conn: sqlite3.Connection, manager_id: int, **fields: object) -> None:
-    allowed = {"display_name", "password_hash"}
+    allowed = {"display_name", "password_hash", "language"}
     if not fields or set(fields) - allowed:
         raise ValueError(f"can update only {sorted(allowed)}, got {sorted(fields)}")
     sets = ", ".join(f"{k} = ?" for k in fields)
