@@ -50,7 +50,6 @@ _SECRET_NAMES = ("password", "passwd", "pwd", "secret", "token")
 #: Word parts of unknown keys whose values are not shown (misspelt secrets).
 _SECRET_WORDS = ("pass", "secret", "token", "pwd")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_ADDRESS = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.?[^@\s<>()\[\],;:\"]*\Z")
 
 
 class _Marker:
@@ -223,7 +222,7 @@ class RemindersSettings:
 
 @dataclass(frozen=True)
 class GmSettings:
-    address: str = "gm@localhost"
+    address: str = "gm@turnited.invalid"
     name: str = "Spielleitung"
 
 
@@ -280,8 +279,8 @@ class MailLimits:
 @dataclass(frozen=True)
 class MailSettings:
     transport: str = "maildir"
-    address: str = "turnited@localhost"
-    from_header: str = "Turnited <turnited@localhost>"
+    address: str = "bot@turnited.invalid"
+    from_header: str = "Turnited <bot@turnited.invalid>"
     imap: ImapConfig = field(default_factory=ImapConfig)
     smtp: SmtpConfig = field(default_factory=SmtpConfig)
     maildir: MaildirConfig = field(default_factory=MaildirConfig)
@@ -527,10 +526,16 @@ def _choice(*options: str) -> Parser[str]:
 
 
 def _address(value: Any, key: str) -> str:
+    """One plain address, by the same rule the mail composer applies."""
+    from bot.mail.compose import InvalidAddressError, check_address
+
     allowed = "a mail address like 'name@example.org'"
-    if not isinstance(value, str) or not _ADDRESS.match(value.strip()):
+    if not isinstance(value, str):
         raise ConfigError(key, value, allowed)
-    return value.strip()
+    try:
+        return check_address(value, key)
+    except InvalidAddressError as exc:
+        raise ConfigError(key, value, allowed, reason=getattr(exc, "reason", None)) from None
 
 
 def _from_header(value: Any, key: str) -> str:
@@ -538,8 +543,10 @@ def _from_header(value: Any, key: str) -> str:
     if not isinstance(value, str) or any(ch in value for ch in "\r\n"):
         raise ConfigError(key, value, allowed)
     name, addr = parseaddr(value)
-    if not addr or not _ADDRESS.match(addr):
-        raise ConfigError(key, value, allowed, reason="no valid address in it")
+    try:
+        addr = _address(addr, key)
+    except ConfigError:
+        raise ConfigError(key, value, allowed, reason="no valid address in it") from None
     return formataddr((name, addr))
 
 

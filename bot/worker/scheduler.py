@@ -317,7 +317,8 @@ class Worker:
         except Exception as exc:
             self._defer(deadline if due else None, exc, startup, "evaluation_failed")
             return
-        self._retry_attempt = 0
+        if rounds or not due:
+            self._retry_attempt = 0
         if rounds:
             log_event(log, "rounds_evaluated", rounds=",".join(map(str, rounds)),
                       deadline=deadline.isoformat() if deadline else None)
@@ -448,9 +449,12 @@ class Worker:
                 self._stopping.wait(min(self.timings.mail_wait, 5.0))
 
     def mail_wait_timeout(self) -> float:
-        """How long the next wait for mail may take: at most ``mail_wait``,
-        and not past the planned deadline."""
+        """How long the next wait for mail may take: at most ``mail_wait``
+        (on the embedded Maildir transport at most its polling interval,
+        as each check is cheap), and not past the planned deadline."""
         limit = self.timings.mail_wait
+        if self.config.mail.transport == "maildir":
+            limit = min(limit, self.config.mail.maildir.poll_seconds)
         deadline = self._planned_deadline
         if deadline is not None:
             until = (deadline - self.clock()).total_seconds()
