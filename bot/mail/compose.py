@@ -145,6 +145,12 @@ def check_address(value: object, role: str = "recipient") -> str:
     return stripped
 
 
+def is_message_id(value: str) -> bool:
+    """True if ``value`` is a message id ``compose`` accepts for threading
+    (``<unique@domain>``); mails in the wild also carry ids like ``<xxxx>``."""
+    return not _CONTROL.search(value) and bool(_MSG_ID.match(value.strip()))
+
+
 def _msg_id(value: object, what: str) -> str:
     text = str(value).strip()
     if not text.startswith("<"):

@@ -29,7 +29,7 @@ from bot.league.outcome import MoveOutcome
 from bot.league.service import League
 from bot.mail import outbox
 from bot.mail.classify import Classification, classify
-from bot.mail.compose import MailKind, compose
+from bot.mail.compose import MailKind, compose, is_message_id
 from bot.mail.grammar import parse_moves
 from bot.mail.reading import InboundMail, read_message
 from bot.mail.spool import SpooledMail, spool
@@ -280,9 +280,14 @@ class Ingestor:
     ) -> None:
         assert parsed.sender is not None
         s = self.settings
-        references = [*parsed.references]
-        if parsed.message_id:
-            references.append(parsed.message_id)
+        # A reply threads under the mail's Message-ID; an id compose would refuse
+        # (e.g. "<xxxx>" without a domain) must not cost the player the reply.
+        parent = parsed.message_id
+        if parent is not None and not is_message_id(parent):
+            parent = None
+        references = [r for r in parsed.references if is_message_id(r)] if parent else []
+        if parent:
+            references.append(parent)
         mail = compose(
             kind=MailKind.REPLY,
             sender=s.bot_address,
@@ -294,7 +299,7 @@ class Ingestor:
             html=rendered.html,
             date=now,
             key=f"reply/{spooled.sha256}",
-            in_reply_to=parsed.message_id,
+            in_reply_to=parent,
             references=references[-10:],
             language=rendered.language,
         )
@@ -328,18 +333,20 @@ class Ingestor:
         summary = f"internal_error: {type(exc).__name__}: {exc}"
         with self.db.transaction() as conn:
             inbound_id = self._ledger(conn, mail, spooled, parsed, verdict.kind, now)
+            replied = False
             if verdict.answerable and parsed.sender:
                 try:
                     conn.execute("SAVEPOINT reply")
                     self._problem(conn, inbound_id, parsed, spooled, now, "internal_error", None)
                     conn.execute("RELEASE reply")
+                    replied = True
                 except Exception:  # the apology itself failed: ledger only
                     conn.execute("ROLLBACK TO reply")
                     conn.execute("RELEASE reply")
                     log.exception("could not queue the internal-error reply")
             self._finish(conn, inbound_id, verdict.kind, summary, parsed)
         return IngestResult(inbound_id, verdict.kind, summary, sender=parsed.sender,
-                            replied=verdict.answerable and bool(parsed.sender))
+                            replied=replied)
 
 
 def ingest_all(

@@ -1,0 +1,1 @@
+"""Integration tests: the whole application over real files and real servers."""
