@@ -130,6 +130,7 @@ class Worker:
         #: job id -> when it is planned (date jobs only); for status and tests.
         self.planned: dict[str, datetime] = {}
         self._stopping = threading.Event()
+        self._stop_reason: str | None = None
         self._mailbox_lock = threading.Lock()
         self._work_lock = threading.RLock()
         self._outbox_lock = threading.Lock()
@@ -186,28 +187,31 @@ class Worker:
             transport=self.config.mail.transport,
         )
 
-    def request_stop(self) -> None:
+    def request_stop(self, reason: str = "request") -> None:
         """Ask the worker to stop (signal-safe: only sets an event)."""
+        if self._stop_reason is None:
+            self._stop_reason = reason
         self._stopping.set()
 
     def stop(self) -> None:
         """Stop taking new jobs, let running ones finish, release the lock."""
         self._stopping.set()
-        log_event(log, "worker_stopping")
+        log_event(log, "worker_stopping", reason=self._stop_reason or "stop")
         self._shutdown_scheduler()
         self._release_lock()
         log_event(log, "worker_stopped")
 
     def run(self) -> int:
         """``start()``, then block until SIGTERM/SIGINT or ``request_stop()``,
-        then ``stop()``. Returns the exit status (0)."""
-        self.start()
-        try:
-            with stop_on_signals(self.request_stop):
+        then ``stop()``. Returns the exit status (0). The signal handlers are
+        in place from before the start until the worker has stopped."""
+        with stop_on_signals(self.request_stop):
+            self.start()
+            try:
                 while not self._stopping.wait(1.0):
                     pass
-        finally:
-            self.stop()
+            finally:
+                self.stop()
         return 0
 
     def _shutdown_scheduler(self) -> None:

@@ -8,25 +8,22 @@ thread; elsewhere the context manager does nothing.
 
 from __future__ import annotations
 
-import logging
 import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-from bot.worker.logs import log_event
-
-log = logging.getLogger(__name__)
-
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 @contextmanager
 def stop_on_signals(
-    on_stop: Callable[[], None], signals: tuple[signal.Signals, ...] = STOP_SIGNALS
+    on_stop: Callable[[str], None], signals: tuple[signal.Signals, ...] = STOP_SIGNALS
 ) -> Iterator[bool]:
-    """Call ``on_stop`` on each of ``signals`` while inside the block.
+    """Call ``on_stop(signal_name)`` on each of ``signals`` while inside the
+    block. The handler does nothing else (no logging, no locks), so it is
+    safe whatever the interrupted code was doing.
 
     Yields whether the handlers could be installed (only in the main thread).
     """
@@ -35,8 +32,7 @@ def stop_on_signals(
         return
 
     def handler(signum: int, frame: FrameType | None) -> None:
-        log_event(log, "signal_received", signal=signal.Signals(signum).name)
-        on_stop()
+        on_stop(signal.Signals(signum).name)
 
     previous = {sig: signal.signal(sig, handler) for sig in signals}
     try:

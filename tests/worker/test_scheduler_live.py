@@ -136,7 +136,7 @@ def test_sigterm_lets_the_running_evaluation_finish_and_exits_cleanly(tmp_path):
     assert proc.returncode == 0, stderr
     got = read_events(events)
     assert got.index("evaluate_start") < got.index("evaluate_done") < got.index("exited")
-    assert "event=signal_received signal=SIGTERM" in stderr
+    assert "event=worker_stopping reason=SIGTERM" in stderr
     assert "event=worker_stopped" in stderr
     assert "Traceback" not in stderr
     with WorkerLock(tmp_path / "state"):
