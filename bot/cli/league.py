@@ -45,8 +45,23 @@ def _league(args: argparse.Namespace):
     return League(_open_existing(args))
 
 
-def _when(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+def _when(moment: datetime, timezone: str | None = None) -> str:
+    utc = moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if not timezone:
+        return utc
+    from zoneinfo import ZoneInfo
+
+    local = moment.astimezone(ZoneInfo(timezone))
+    return f"{local:%Y-%m-%d %H:%M} {local.tzname()} ({timezone}) = {utc}"
+
+
+def _timezone(args: argparse.Namespace) -> str | None:
+    config_path = Path(getattr(args, "config", "") or "config.yaml")
+    if getattr(args, "state", None) or not config_path.is_file():
+        return None
+    from bot.config import load_config
+
+    return load_config(config_path).schedule.timezone
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -57,12 +72,21 @@ def cmd_status(args: argparse.Namespace) -> int:
     passed = " (passed: waiting for the evaluation)" if s.deadline_passed else ""
     print(f"Season {s.season}, round {s.round_in_season} of the season "
           f"(round {s.round} overall; {s.evaluated_rounds} evaluated)")
-    print(f"Deadline: {_when(s.deadline)}{passed}")
+    print(f"Deadline: {_when(s.deadline, _timezone(args))}{passed}")
     print(f"Managers: {s.managers} with a team ({s.managers_total} ever registered)")
     print(f"Teams: {s.teams}")
     print(f"Teams with a lineup for round {s.round}: {len(s.teams_with_lineup)}")
     for name in s.teams_with_lineup:
         print(f"  {name}")
+    with league.db.read() as conn:
+        bounced = conn.execute(
+            "SELECT m.address, COUNT(*), MAX(b.at), MAX(b.reason) FROM bounces b"
+            " JOIN managers m ON m.id = b.manager_id GROUP BY m.id ORDER BY MAX(b.id) DESC"
+        ).fetchall()
+    if bounced:
+        print(f"Managers whose mail bounced: {len(bounced)}")
+        for address, count, at, reason in bounced:
+            print(f"  {address}: {count} bounce(s), last {at or '?'}: {reason}")
     return 0
 
 

@@ -152,3 +152,16 @@ def test_internal_error_is_a_dead_letter_with_one_reply(game: Game, monkeypatch)
         assert conn.execute("SELECT COUNT(*) FROM teams").fetchone()[0] == 0
         assert conn.execute("SELECT COUNT(*) FROM inbound").fetchone()[0] == 1
     assert list(game.inbox.fetch_new()) == []  # marked processed: not retried forever
+
+
+def test_bounce_for_a_known_manager_shows_in_status(game: Game, capsys) -> None:
+    from bot.cli import main
+
+    game.send(game.mail("hans@player.example", "Neues Team: Rote Teufel\n10-10-15-15-20\n"))
+    bounce = ("This is the mail system at host mx.example.\n\n"
+              "<hans@player.example>: host mx.player.example said: 550 5.1.1 User unknown\n")
+    game.send(game.mail("MAILER-DAEMON@mx.example", bounce,
+                        subject="Undelivered Mail Returned to Sender"))
+    assert main(["status", "--state", str(game.root / "state")]) == 0
+    out = capsys.readouterr().out
+    assert "Managers whose mail bounced: 1" in out and "hans@player.example: 1 bounce" in out
