@@ -1,0 +1,82 @@
+"""Every notice code of the league has a German and an English sentence in
+the reply templates, and the reply shows the manager's whole state."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+
+from bot.league.outcome import CODES, ManagerInfo, MoveOutcome, Notice, TeamState
+from bot.render.environment import TEMPLATES_DIR as TEMPLATES
+from bot.render.reply import PROBLEMS, render_problem, render_reply, reply_subject
+from bot.rules.corrections import correct
+from bot.rules.lineup import Lineup
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+PARAMS = {
+    "address": "hans@player.example", "password": "abc-def-ghi", "name": "Rote Teufel",
+    "team": "Rote Teufel", "short_name": "Teufel", "round": 3, "wp": Decimal("91.30"),
+    "given": "Rote Teufel aus dem schönen Süderelbe", "limit": 30, "lineup": "10-10-15-15-20",
+    "previous": "9-9-15-15-20", "played": "8-8-16-21-21", "budget": 91, "corrections": [],
+    "had_lineup": True, "because": "Blaue Engel", "missed": 2, "deadline": NOW,
+    "season": 1, "round_in_season": 3, "line": "Aufstellung: 10-10-15-15", "line_number": 2,
+    "reason": "4 numbers instead of five", "example": "10-10-15-15-20",
+    "own_teams": ["Rote Teufel", "Blaue Engel"],
+}
+
+
+def outcome(codes: list[str], language: str) -> MoveOutcome:
+    lineup = Lineup.parse("10-10-20-25-25")
+    team = TeamState(
+        name="Rote Teufel", short_name="Teufel", wp=Decimal("90.00"), budget=90,
+        psz=Decimal("250.00"), lineup=lineup, corrected=correct(lineup, 90),
+        previous=None, changed=True, withdrawn=False, doomed=False, registered_this_round=True,
+    )
+    notices = [Notice(code, dict(PARAMS)) for code in codes]
+    return MoveOutcome(
+        manager=ManagerInfo("hans@player.example", "Hans Meier", True, "abc-def-ghi"),
+        accepted=True, round=3, late=False, deadline=NOW + timedelta(days=2),
+        notices=notices, teams=[team], ignored=("Hallo", ""), language=language,
+    )
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("code", sorted(CODES))
+def test_every_code_has_a_sentence(code: str, language: str) -> None:
+    text = render_reply(outcome([code], language), subject="Aufstellung", now=NOW,
+                        timezone="Europe/Berlin", game_name="Turnited",
+                        game_address="bot@turnited.example").text
+    body = text.split("\n\n", 1)[1]
+    first = body.strip().splitlines()[0]
+    assert first != code, f"{code} has no {language} sentence"
+    template = (TEMPLATES / language / "reply.txt.j2").read_text(encoding="utf-8")
+    assert f'n.code == "{code}"' in template
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_reply_shows_state_corrections_deadline_and_ignored_lines(language: str) -> None:
+    text = render_reply(outcome(["lineup_set"], language), subject="Re: AW: Aufstellung",
+                        now=NOW, timezone="Europe/Berlin", game_name="Turnited",
+                        game_address="bot@turnited.example")
+    assert text.subject == "Re: AW: Aufstellung" or text.subject.startswith("Re: ")
+    body = text.text
+    assert "8-8-16-21-21" in body and "10-10-20-25-25" in body  # sent and played
+    assert "abc-def-ghi" in body  # the new password, on its own line
+    assert ("MEZ" in body) if language == "de" else ("CET" in body)  # deadline with zone
+    assert "| Hallo" in body and "|\n" not in body  # ignored lines, blank ones skipped
+
+
+def test_reply_subject_has_one_re() -> None:
+    assert reply_subject("Re: RE: Aufstellung", "de") == "Re: Aufstellung"
+    assert reply_subject("", "en") == "Re: Turnited"
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("problem", PROBLEMS)
+def test_every_problem_renders(problem: str, language: str) -> None:
+    rendered = render_problem(problem, subject="x", language=language, game_name="Turnited",
+                              game_address=None, limit=4096)  # type: ignore[arg-type]
+    assert ("nichts gespeichert" in rendered.text) == (language == "de")
+    assert ("Nothing from this mail was stored" in rendered.text) == (language == "en")
