@@ -377,8 +377,13 @@ def submit_moves(
             manager=manager, accepted=accepted, round=target, late=late,
             deadline=target_round.deadline if target_round else None,
             notices=mail.notices, errors=mail.errors, teams=teams, ignored=moves.ignored,
-            line_errors=moves.errors, language=moves.language,
+            line_errors=moves.errors, language=language(),
         )
+
+    def language() -> str:
+        """The mail's language, or the manager's known one if the mail gave no clue."""
+        known = mail.manager.language if mail.manager is not None else None
+        return moves.language if moves.language_known or not known else known
 
     requests = moves.requests
     changing = [r for r in requests if not isinstance(r, _READ_ONLY)]
@@ -456,8 +461,9 @@ def submit_moves(
         elif mail.manager is not None:
             mail.manager = repo.manager_by_id(conn, mail.manager.id)
 
-    if accepted and mail.manager is not None:
-        # Newsletters and reminders follow the language of the latest accepted mail.
+    if accepted and mail.manager is not None and moves.language_known:
+        # Newsletters and reminders follow the language of the latest accepted
+        # mail that showed one (a bare lineup says nothing about it).
         repo.update_manager(conn, mail.manager.id, language=moves.language)
 
     info: ManagerInfo | None = None

@@ -96,6 +96,9 @@ class ParsedMoves:
     errors: tuple[LineError, ...]
     ignored: tuple[str, ...]
     language: str = "de"
+    #: False when nothing in the mail told the language (e.g. a bare lineup):
+    #: then ``language`` is only the default and a manager's known language wins.
+    language_known: bool = True
 
     @property
     def empty(self) -> bool:

@@ -210,6 +210,7 @@ def parse_moves(subject: str, text: str) -> ParsedMoves:
         errors=tuple(state.errors),
         ignored=tuple(state.ignored),
         language=_language(state),
+        language_known=bool(state.keyword_languages) or state.words_en != state.words_de,
     )
 
 

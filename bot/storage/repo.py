@@ -25,6 +25,8 @@ class ManagerRow:
     password_hash: str | None
     created_at: datetime
     created_round: int | None
+    #: Language of the latest mail that showed one ('de'/'en'), None if unknown.
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +78,7 @@ def _manager(row: sqlite3.Row) -> ManagerRow:
     return ManagerRow(
         row["id"], row["address"], row["display_name"], row["password_hash"],
         time_from_db(row["created_at"]), row["created_round"],  # type: ignore[arg-type]
+        row["language"],
     )
 
 

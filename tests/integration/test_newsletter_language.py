@@ -272,3 +272,4 @@ def test_upgrade_adds_an_unknown_language_to_existing_managers(tmp_path) -> None
     assert (recipient.address, recipient.language) == ("old@player.example", None)
     with db.transaction() as conn, pytest.raises(Exception, match="CHECK constraint"):
         conn.execute("UPDATE managers SET language = 'fr'")
+

@@ -165,3 +165,19 @@ def test_bounce_for_a_known_manager_shows_in_status(game: Game, capsys) -> None:
     assert main(["status", "--state", str(game.root / "state")]) == 0
     out = capsys.readouterr().out
     assert "Managers whose mail bounced: 1" in out and "hans@player.example: 1 bounce" in out
+
+
+def test_a_bare_lineup_keeps_the_managers_language(game: Game) -> None:
+    """A mail without any language clue (a bare lineup) is answered in the
+    manager's known language and does not switch it."""
+    import dataclasses
+
+    game.league.settings = dataclasses.replace(game.league.settings, passwords=False)
+    game.send(game.mail("jane@player.example", "New team: Red Devils\nLineup: 10-10-15-15-20\n",
+                        subject="hello"))
+    game.clock.advance(minutes=5)
+    game.send(game.mail("jane@player.example", "9-9-15-15-20\n", subject=""))
+    first, second = (text for _, _, text in reply_texts(game))
+    assert first.startswith("Hello") and second.startswith("Hello")
+    with game.db.read() as conn:
+        assert conn.execute("SELECT language FROM managers").fetchone()[0] == "en"
