@@ -16,6 +16,7 @@ from __future__ import annotations
 import email.header
 import email.policy
 import email.utils
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -29,7 +30,32 @@ from bot.mail.quotes import strip_quotes
 
 __all__ = ["InboundMail", "read_message"]
 
-_POLICY = email.policy.default
+
+class _ReadingPolicy(email.policy.EmailPolicy):
+    """``policy.default`` that parses each distinct short header value once.
+
+    ``email`` parses a header again on every access, and reading a part asks
+    for its Content-Type a dozen times (``get_content_type``, ``get_param``,
+    ``get_content_charset``, ...): that re-parsing was most of the time of
+    reading a mail. Parsed headers are immutable, so sharing them is safe.
+    """
+
+    def header_fetch_parse(self, name: str, value: str) -> str:
+        if hasattr(value, "name") or len(value) > _MAX_CACHED_HEADER:
+            return super().header_fetch_parse(name, value)
+        return _parsed_header(name, value)
+
+
+#: Longer header values are parsed on every access (and not kept in memory).
+_MAX_CACHED_HEADER = 1000
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed_header(name: str, value: str) -> str:
+    return email.policy.default.header_fetch_parse(name, value)
+
+
+_POLICY = _ReadingPolicy()
 #: Headers longer than this are not given to the (slow, recursive) structured parser.
 _MAX_STRUCTURED_HEADER = 16_384
 _MAX_DEFECTS = 60
