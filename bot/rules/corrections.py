@@ -7,9 +7,7 @@ the manager can say exactly what happened.
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Literal
 
 from bot.rules.errors import IllegalLineupError
@@ -106,10 +104,12 @@ def shorten_to_budget(lineup: Lineup, budget: int) -> Lineup:
     squared deviation in WP, then the lexicographically greatest)."""
     if lineup.cost <= budget:
         return lineup
-    f = Fraction(budget, lineup.cost)
-    ideal = [Fraction(v) * f for v in lineup.values]
-    options = [sorted({math.floor(x), math.ceil(x)}) for x in ideal]
-    best_key: tuple[int, Fraction, tuple[int, ...]] | None = None
+    # The ideal row is v * budget / cost. Exact integer arithmetic: every
+    # deviation is scaled by cost**2 > 0, which keeps their order and ties.
+    cost = lineup.cost
+    scaled = [v * budget for v in lineup.values]  # ideal * cost
+    options = [sorted({x // cost, -(-x // cost)}) for x in scaled]  # floor, ceiling
+    best_key: tuple[int, int, tuple[int, ...]] | None = None
     best: Lineup | None = None
     for combo in itertools.product(*options):
         candidate = Lineup(*combo)
@@ -118,14 +118,14 @@ def shorten_to_budget(lineup: Lineup, budget: int) -> Lineup:
         if not satisfies_three_to_one(candidate):
             continue
         deviation = sum(
-            (ROW_PRICE[row] * (v - x)) ** 2
-            for row, v, x in zip(ROWS, combo, ideal, strict=True)
+            (ROW_PRICE[row] * (v * cost - x)) ** 2
+            for row, v, x in zip(ROWS, combo, scaled, strict=True)
         )
         key = (candidate.cost, -deviation, combo)
         if best_key is None or key > best_key:
             best_key, best = key, candidate
     if best is None:
-        best = apply_three_to_one(Lineup(*(math.floor(x) for x in ideal)))
+        best = apply_three_to_one(Lineup(*(x // cost for x in scaled)))
     return best
 
 
