@@ -15,15 +15,15 @@ import sqlite3
 import tempfile
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
 from bot.config import Config
-from bot.league.service import EvaluationResult, League
+from bot.league.service import League
 from bot.league.settings import LeagueSettings
 from bot.league.tables import PszRow as LeaguePszRow
 from bot.league.tables import WpRow as LeagueWpRow
@@ -70,43 +70,6 @@ class PollReport:
         return Counter(r.kind for r in self.results)
 
 
-@dataclass(slots=True)
-class Activity:
-    """What happened since the last GM digest (kept in memory by the worker)."""
-
-    mails: int = 0
-    moves: int = 0
-    errors: list[str] = field(default_factory=list)
-    bounces: list[str] = field(default_factory=list)
-    failed_sends: list[str] = field(default_factory=list)
-    needs_attention: list[str] = field(default_factory=list)
-
-    def note_poll(self, report: PollReport) -> None:
-        for r in report.results:
-            if r.duplicate:
-                continue
-            self.mails += 1
-            if r.kind == "bounce":
-                self.bounces.append(r.outcome)
-            if r.outcome.startswith("internal_error"):
-                self.needs_attention.append(f"{r.sender}: {r.outcome}")
-            if r.move is not None:
-                if r.move.accepted:
-                    self.moves += 1
-                for e in r.move.errors:
-                    self.errors.append(f"{r.sender}: {e.code}")
-
-    def as_stats(self) -> dict[str, object]:
-        return {
-            "needs_attention": list(self.needs_attention),
-            "failed_sends": list(self.failed_sends),
-            "bounces": list(self.bounces),
-            "errors": list(self.errors),
-            "mails_processed": self.mails,
-            "moves": self.moves,
-        }
-
-
 def _wp_rows(rows: list[LeagueWpRow]) -> list[WpRow]:
     return [WpRow(r.team, r.manager, r.wp, r.gain or Decimal("0.0")) for r in rows]
 
@@ -135,7 +98,6 @@ class App:
         self.source = source
         self.sender = sender
         self.plan = DeadlinePlan.from_config(config)
-        self.activity = Activity()
         name, address = parseaddr(config.mail.from_header)
         self.from_name = name or config.game.name
         self.from_address = address or config.mail.address
@@ -201,9 +163,7 @@ class App:
             self.source.mark_processed_many(batch)
             if len(batch) < POLL_BATCH:
                 break
-        report = PollReport(tuple(results))
-        self.activity.note_poll(report)
-        return report
+        return PollReport(tuple(results))
 
     def wait_for_mail(self, timeout: float) -> bool:
         return self.source.wait_for_mail(timeout)
@@ -221,8 +181,6 @@ class App:
             else None,
         )
         failed = [(r, e) for r, e in report.failed if r.lower() != self.config.gm.address.lower()]
-        for recipient, error in failed:
-            self.activity.failed_sends.append(f"{recipient}: {error}")
         if failed:
             # A permanent failure needs a human: tell the game master now, not
             # only in the next digest. (Failures of mail to the GM are not
@@ -286,23 +244,26 @@ class App:
         if result is None:
             return None
         self.publish(result.round)
-        self.send_digest(result)
+        self.send_digest(result.round)
         return result.round
 
-    def unpublished_rounds(self) -> list[int]:
-        """Evaluated rounds whose newsletters are not queued (a crash came between)."""
+    def unpublished_rounds(self, kind: str = "newsletter") -> list[int]:
+        """Evaluated rounds whose newsletters (or digest) are not queued (a crash
+        came between the evaluation and the queueing)."""
         with self.db.read() as conn:
             rows = conn.execute(
                 "SELECT r.number FROM rounds r WHERE r.state = 'evaluated' AND NOT EXISTS"
-                " (SELECT 1 FROM outbox o WHERE o.kind = 'newsletter' AND o.round = r.number)"
-                " ORDER BY r.number"
+                " (SELECT 1 FROM outbox o WHERE o.kind = ? AND o.round = r.number)"
+                " ORDER BY r.number", (kind,),
             ).fetchall()
         return [int(r[0]) for r in rows]
 
     def catch_up(self) -> list[int]:
-        """Queue missing newsletters, then evaluate a missed deadline once."""
+        """Queue missing newsletters and digests, then evaluate a missed deadline once."""
         for number in self.unpublished_rounds():
             self.publish(number)
+        for number in self.unpublished_rounds("digest"):
+            self.send_digest(number)
         done = self.evaluate_due()
         return [done] if done is not None else []
 
@@ -380,32 +341,68 @@ class App:
                 queued += 1
         return queued
 
-    def send_digest(self, result: EvaluationResult | None = None) -> None:
-        stats = self.activity.as_stats()
-        if result is not None:
-            stats["evaluated_round"] = result.round
-            stats["players_in_round"] = sum(
-                1 for t in result.report.get("teams", []) if not t.get("gm")
-            )
-            if result.deleted:
-                stats["teams_deleted"] = list(result.deleted)
+    def digest_stats(self, round_number: int) -> dict[str, object]:
+        """What happened between the previous evaluation and this one, read from
+        the ledger and the outbox (so a restart of the worker loses nothing)."""
         with self.db.read() as conn:
-            bounced = conn.execute(
-                "SELECT COUNT(*) FROM bounces WHERE manager_id IS NOT NULL"
+            times = conn.execute(
+                "SELECT number, evaluated_at FROM rounds WHERE number IN (?, ?)",
+                (round_number - 1, round_number),
+            ).fetchall()
+            by_number = {int(n): at for n, at in times}
+            start = by_number.get(round_number - 1) or ""
+            end = by_number.get(round_number) or "9999"
+            window = (start, end)
+            inbound = conn.execute(
+                "SELECT sender, kind, outcome FROM inbound WHERE received_at > ?"
+                " AND received_at <= ? ORDER BY id", window,
+            ).fetchall()
+            moves = conn.execute(
+                "SELECT COUNT(*) FROM moves WHERE received_at > ? AND received_at <= ?", window,
             ).fetchone()[0]
-        stats["managers_with_bounces_total"] = bounced
+            failed = conn.execute(
+                "SELECT recipient, last_error FROM outbox WHERE state = 'failed'"
+                " AND failed_at > ? ORDER BY id", (start,),
+            ).fetchall()
+            stuck = conn.execute(
+                "SELECT COUNT(*) FROM outbox WHERE state IN ('queued', 'sending')"
+                " AND created_at <= ?", (time_to_db(self.clock() - timedelta(days=1)),),
+            ).fetchone()[0]
+            deleted = [r[0] for r in conn.execute(
+                "SELECT name FROM teams WHERE deleted_round = ? ORDER BY name", (round_number,)
+            )]
+        outcome = [(sender, kind, text or "") for sender, kind, text in inbound]
+        attention = [f"{a}: {t}" for a, _k, t in outcome if t.startswith("internal_error")]
+        if stuck:
+            attention.append(f"{stuck} outgoing mail(s) waiting for more than a day")
+        report = self.league.stored_report(round_number, public=True)
+        stats: dict[str, object] = {
+            "needs_attention": attention,
+            "failed_sends": [f"{r}: {e}" for r, e in failed],
+            "bounces": [t for _a, k, t in outcome if k == "bounce"],
+            "errors": [f"{a}: {t}" for a, k, t in outcome
+                       if k == "human" and not t.startswith(("accepted", "internal_error"))],
+            "mails_processed": len(outcome),
+            "moves": moves,
+            "evaluated_round": round_number,
+            "players_in_round": sum(1 for t in report.get("teams", []) if not t.get("gm")),
+        }
+        if deleted:
+            stats["teams_deleted"] = deleted
+        return stats
+
+    def send_digest(self, round_number: int) -> None:
+        """Queue the game master's digest of an evaluated round (once)."""
         language = self.config.game.language
         rendered = render_digest(
-            stats, now=self.clock(), timezone=self.config.schedule.timezone,
-            game_name=self.config.game.name, language=language,
-            env=self.ingestor.environments.get(language),
+            self.digest_stats(round_number), now=self.clock(),
+            timezone=self.config.schedule.timezone, game_name=self.config.game.name,
+            language=language, env=self.ingestor.environments.get(language),
         )
-        key = f"digest/{result.round if result else time_to_db(self.clock())}"
         with self.db.transaction() as conn:
             self._queue(conn, kind=MailKind.DIGEST, to=self.config.gm.address,
-                        to_name=self.config.gm.name, rendered=rendered, key=key,
-                        round_number=result.round if result else None)
-        self.activity = Activity()
+                        to_name=self.config.gm.name, rendered=rendered,
+                        key=f"digest/round-{round_number}", round_number=round_number)
 
     def dry_run(self, *, force: bool = True) -> RenderedMail | None:
         """Evaluate a copy of the state and render its newsletter; changes nothing."""
@@ -512,4 +509,4 @@ def build_app(
                league_settings=league_settings)
 
 
-__all__ = ["Activity", "App", "PollReport", "build_app"]
+__all__ = ["App", "PollReport", "build_app"]

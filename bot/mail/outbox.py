@@ -262,9 +262,10 @@ def _finish(
 ) -> None:
     with db.transaction() as conn:
         conn.execute(
-            "UPDATE outbox SET state = ?, attempts = ?, last_error = ?, sent_at = ?"
-            " WHERE id = ?",
-            (state, attempts, error, time_to_db(at) if state == "sent" else None, row_id),
+            "UPDATE outbox SET state = ?, attempts = ?, last_error = ?, sent_at = ?,"
+            " failed_at = ? WHERE id = ?",
+            (state, attempts, error, time_to_db(at) if state == "sent" else None,
+             time_to_db(at) if state == "failed" else None, row_id),
         )
 
 

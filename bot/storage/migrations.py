@@ -188,9 +188,15 @@ MANAGER_LANGUAGE_V2 = """
 ALTER TABLE managers ADD COLUMN language TEXT CHECK (language IS NULL OR language IN ('de', 'en'));
 """
 
+OUTBOX_FAILED_AT_V3 = """
+ALTER TABLE outbox ADD COLUMN failed_at TEXT;
+UPDATE outbox SET failed_at = next_attempt_at WHERE state = 'failed';
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
     Migration(2, "language of each manager", MANAGER_LANGUAGE_V2),
+    Migration(3, "when an outgoing mail failed for good", OUTBOX_FAILED_AT_V3),
 )
 
 _LEDGER = """

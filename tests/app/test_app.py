@@ -133,9 +133,9 @@ def test_crash_between_evaluation_and_newsletters_is_caught_up(tmp_path: Path) -
     app.poll_once()
     clock.now = app.open_round_deadline() + timedelta(hours=1)
     assert app.league.evaluate_due(clock.now) is not None  # evaluated, newsletters not queued
-    assert app.unpublished_rounds() == [1]
+    assert app.unpublished_rounds() == [1] and app.unpublished_rounds("digest") == [1]
     app.catch_up()
-    assert app.unpublished_rounds() == []
+    assert app.unpublished_rounds() == [] and app.unpublished_rounds("digest") == []
     app.drain_outbox()
     assert sum(1 for m in sent(app) if "Ergebnisse" in str(m["Subject"])) == 1
 
@@ -173,3 +173,14 @@ def test_dry_run_changes_nothing(played) -> None:
     assert rendered is not None and "Spielrunde 2" in rendered.subject
     with app.db.read() as conn:
         assert conn.execute("SELECT COUNT(*), MAX(number) FROM rounds").fetchone()[:] == before
+
+
+def test_digest_is_read_from_the_ledger(played) -> None:
+    app, _clock, _ = played
+    stats = app.digest_stats(1)
+    assert stats["mails_processed"] == 6 and stats["moves"] == 6
+    assert stats["errors"] == [] and stats["bounces"] == [] and stats["needs_attention"] == []
+    assert stats["players_in_round"] == 6
+    digests = [m for m in sent(app) if m["To"].addresses[0].addr_spec == GM]
+    assert len(digests) == 1 and "6" in body_of(digests[0])
+    assert app.unpublished_rounds("digest") == []
