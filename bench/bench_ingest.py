@@ -1,0 +1,559 @@
+"""Benchmark: the whole mail-in pipeline against a bare IMAP fetch.
+
+Starts a private Dovecot (``tests.servers.DovecotServer``), registers ~200
+managers (about a quarter with a second team) through the real pipeline
+(setup, not measured), then APPENDs 1,000 realistic player mails (German and
+English lineups, the labelled notation, two teams in one mail, quoted
+replies with an old lineup below, status requests, a third of them
+multipart/alternative with HTML) and times:
+
+  (a)  a bare imapclient FETCH BODY.PEEK[] of all of them (one command),
+  (a') a bare FETCH + one UID MOVE (the protocol floor of MOVE mode),
+  (p)  ``App.poll_once`` over ``ImapMailbox``: spool + ledger + read +
+       classify + parse + league + reply rendering + outbox, batched MOVE;
+       split into (t) its transport part (``fetch_new`` +
+       ``mark_processed_many``, timed inside the same poll) and (i) the rest.
+
+Prints mails/s, the ratios (p)/(a) and (t)/(a) (the issue's target is
+"ingest within 2x of the bare fetch") and where the ingest time goes, step
+by step in ms per mail (timers around the pipeline's steps). Password hashes use scrypt
+N=2**10 (``LeagueSettings(password_cost=2**10)``) so scrypt does not
+dominate; a last run with the default cost (N=2**14) shows what it costs.
+``--profile`` adds a cProfile of one poll: where the ingest time goes.
+
+    python bench/bench_ingest.py [--managers 200] [--mails 1000] [--repeat 2]
+                                 [--no-default-cost] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import email
+import io
+import pstats
+import random
+import re
+import sys
+import tempfile
+import time
+import types
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from email import policy
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_imap_ingest import Figure, bare_fetch, bare_fetch_and_move, best, reset
+
+import bot.league.moves
+import bot.mail.outbox
+import bot.mail.pipeline
+from bot.app import App, build_app
+from bot.config import Config
+from bot.league.passwords import DEFAULT_N
+from bot.league.settings import LeagueSettings
+from bot.mail.transport import IncomingMail, MailSource
+from tests.servers import BOT_ADDRESS, DovecotServer
+
+START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)  # a Tuesday; the deadline is Sunday 20:00
+BENCH_COST = 2**10
+
+FIRST = ["Anna", "Bernd", "Carla", "Dieter", "Elif", "Frank", "Greta", "Hakan", "Ines", "Jörg",
+         "Katrin", "Lars", "Merve", "Nils", "Olga", "Paul", "Quirin", "Rosa", "Sven", "Tülay"]
+LAST = ["Müller", "Schmidt", "Yılmaz", "Weber", "Schäfer", "Koch", "Bauer", "Richter", "Klein",
+        "Wolf"]
+CLUBS = ["Eintracht", "Borussia", "Fortuna", "Concordia", "Viktoria", "Alemannia", "Germania",
+         "Preußen", "Union", "Rot-Weiß"]
+TOWNS = ["Altona", "Bochum", "Cottbus", "Dresden", "Erfurt", "Fürth", "Gießen", "Hameln", "Itzehoe",
+         "Jena", "Kiel", "Lübeck", "Mainz", "Neuss", "Oldenburg", "Passau", "Rostock", "Siegen",
+         "Trier", "Ulm"]
+
+
+# ---------------------------------------------------------------- the players
+
+
+@dataclass
+class Manager:
+    n: int
+    name: str
+    address: str
+    english: bool
+    teams: list[str] = field(default_factory=list)
+    password: str = ""
+    bot_ids: list[str] = field(default_factory=list)  # Message-IDs of the bot's replies
+
+    @property
+    def from_header(self) -> str:
+        return f"{self.name} <{self.address}>"
+
+
+def managers(count: int, rng: random.Random) -> list[Manager]:
+    out = []
+    for n in range(count):
+        first, last = FIRST[n % len(FIRST)], LAST[(n // len(FIRST)) % len(LAST)]
+        name = f"{first} {last}"
+        address = f"{first.lower().replace('ö', 'oe').replace('ü', 'ue')}.{n:03d}@player.example"
+        manager = Manager(n, name, address, english=rng.random() < 0.3)
+        manager.teams.append(f"{CLUBS[n % len(CLUBS)]} {TOWNS[(n // len(CLUBS)) % len(TOWNS)]}")
+        if n % 4 == 0:
+            manager.teams.append(f"FC {first} {n:03d}")
+        out.append(manager)
+    return out
+
+
+def random_lineup(rng: random.Random) -> list[int]:
+    """Five strengths for 85-100 WP (above 90 the budget shortens them)."""
+    total = rng.randint(85, 100)
+    back = [rng.randint(3, 14), rng.randint(3, 14)]
+    rest = total - sum(back)
+    v = rng.randint(rest // 4, rest // 2)
+    m = rng.randint(0, rest - v)
+    return [*back, v, m, rest - v - m]
+
+
+def dashed(values: list[int]) -> str:
+    return "-".join(map(str, values))
+
+
+def labelled(values: list[int], english: bool) -> str:
+    labels = ("GK", "SW", "D", "M", "F") if english else ("T", "A", "V", "M", "S")
+    return " ".join(f"{label}{value}" for label, value in zip(labels, values, strict=True))
+
+
+def compose_player_mail(
+    manager: Manager, subject: str, text: str, when: datetime, serial: int, *,
+    html: bool = False, reply_to: str | None = None,
+) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = manager.from_header
+    msg["To"] = f"Turnited <{BOT_ADDRESS}>"
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(when)
+    msg["Message-ID"] = f"<bench.{serial}.{manager.n}@player.example>"
+    if reply_to is not None:
+        msg["In-Reply-To"] = reply_to
+        msg["References"] = reply_to
+    msg.set_content(text)
+    if html:
+        paragraphs = "".join(f"<div>{line or '<br>'}</div>" for line in text.splitlines())
+        msg.add_alternative(f"<html><body>{paragraphs}</body></html>", subtype="html")
+    return msg.as_bytes(policy=policy.SMTP)
+
+
+def registration(manager: Manager, team: str, rng: random.Random, serial: int) -> bytes:
+    lineup = dashed(random_lineup(rng))
+    if manager.english:
+        text = f"Hello,\n\nNew team: {team}\nLineup: {lineup}\n\nBest, {manager.name}\n"
+        subject = "registration"
+    else:
+        text = f"Hallo,\n\nNeues Team: {team}\nAufstellung: {lineup}\n\nGruß {manager.name}\n"
+        subject = "Anmeldung"
+    if manager.password:
+        key = "Password" if manager.english else "Passwort"
+        text = f"{key}: {manager.password}\n" + text
+    return compose_player_mail(manager, subject, text, START, serial)
+
+
+def lineup_mail(manager: Manager, k: int, rng: random.Random, serial: int) -> bytes:
+    """The k-th lineup mail of a manager in the measured batch (k = 0, 1, ...)."""
+    en = manager.english
+    key = "Password" if en else "Passwort"
+    hello, bye = ("Hi,", "Cheers") if en else ("Hallo,", "Gruß")
+    when = START + timedelta(hours=1 + k, minutes=manager.n % 60)
+    style = k % 5
+    team = manager.teams[k % len(manager.teams)]
+    reply_to = None
+    if style == 0:  # plain dashed lineup, team named
+        body = f"{hello}\n\n{key}: {manager.password}\n{team}: {dashed(random_lineup(rng))}\n"
+        subject = "lineup round 1" if en else "Aufstellung Runde 1"
+    elif style == 1:  # labelled notation via the lineup keyword
+        word = "Lineup" if en else "Aufstellung"
+        body = (f"{hello}\n{key}: {manager.password}\nTeam: {team}\n"
+                f"{word}: {labelled(random_lineup(rng), en)}\n")
+        subject = "new lineup" if en else "neue Aufstellung"
+    elif style == 2:  # a quoted reply: the new lineup on top, the old one quoted
+        old = dashed(random_lineup(rng))
+        new = dashed(random_lineup(rng))
+        said = "Turnited wrote" if en else "schrieb Turnited"
+        body = (f"{key}: {manager.password}\n{team}: {new}\n\n{bye}\n{manager.name}\n\n"
+                f"Am 01.12.2026 um 10:{manager.n % 60:02d} {said} <{BOT_ADDRESS}>:\n"
+                f"> Hallo {manager.name},\n>\n> Aufstellung für „{team}“ gespeichert: {old}\n"
+                f"> {team}: {old}\n> Aufstellung: 9-9-9-9-9\n>\n> -- \n> Turnited\n")
+        subject = "Re: Aufstellung" if not en else "Re: registration"
+        reply_to = manager.bot_ids[-1] if manager.bot_ids else None
+    elif style == 3:  # every team in one mail (or a status request with one team)
+        lines = [f"{name}: {dashed(random_lineup(rng))}" for name in manager.teams]
+        if len(lines) == 1:
+            lines.append("Status")
+        body = f"{hello}\n{key}: {manager.password}\n" + "\n".join(lines) + f"\n\n{bye}\n"
+        subject = "lineups" if en else "Aufstellungen"
+    else:  # a chatty mail with the lineup in the middle
+        chat = ("Last week was close, let's see.\n" if en
+                else "Letzte Woche war knapp, mal sehen.\nDiesmal offensiver!\n")
+        body = (f"{hello}\n\n{chat}\n{key}: {manager.password}\n"
+                f"{team} {dashed(random_lineup(rng))}\n\n{bye}, {manager.name}\n")
+        subject = "Round 1" if en else "Runde 1"
+    return compose_player_mail(manager, subject, body, when, serial, html=serial % 3 == 0,
+                               reply_to=reply_to)
+
+
+def measured_mails(players: list[Manager], count: int, rng: random.Random) -> list[bytes]:
+    """``count`` mails, interleaved across the managers (k-th mail of everyone, ...)."""
+    mails: list[bytes] = []
+    k = 0
+    while len(mails) < count:
+        for manager in players:
+            if len(mails) == count:
+                break
+            mails.append(lineup_mail(manager, k, rng, serial=10_000 + len(mails)))
+        k += 1
+    return mails
+
+
+# ---------------------------------------------------------------- the app
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+class TimedSource:
+    """Delegates to the real source and adds up the time spent in it."""
+
+    def __init__(self, inner: MailSource) -> None:
+        self.inner = inner
+        self.seconds = 0.0
+
+    def _timed(self, action: Callable[[], object]) -> object:
+        started = time.perf_counter()
+        try:
+            return action()
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
+        return self._timed(lambda: self.inner.fetch_new(limit))  # type: ignore[return-value]
+
+    def mark_processed(self, mail: IncomingMail) -> None:
+        self._timed(lambda: self.inner.mark_processed(mail))
+
+    def mark_processed_many(self, mails: list[IncomingMail]) -> None:
+        self._timed(lambda: self.inner.mark_processed_many(mails))
+
+    def wait_for_mail(self, timeout: float) -> bool:
+        return self.inner.wait_for_mail(timeout)  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+#: (object, attribute, label) of the ingest's steps, timed where the pipeline
+#: looks them up; "league" includes the password check listed below it.
+STAGES = (
+    ("ingestor", "_known", "ledger lookup (dedupe), own connection"),
+    (bot.mail.pipeline, "spool", "spool: write + fsync the raw mail"),
+    (bot.mail.pipeline, "read_message", "read: MIME, charsets, quotes"),
+    (bot.mail.pipeline, "classify", "classify"),
+    (bot.mail.pipeline, "parse_moves", "parse the commands"),
+    ("league", "submit", "league: SQL, corrections, password check"),
+    (bot.league.moves, "verify_password", "  of which the scrypt password check"),
+    (bot.mail.pipeline, "render_reply", "render the reply (Jinja)"),
+    (bot.mail.pipeline, "compose", "compose the reply (MIME, headers)"),
+    (bot.mail.outbox, "enqueue", "outbox insert"),
+)
+
+
+@contextlib.contextmanager
+def stage_timers(app: App, totals: Counter[str]) -> Iterator[None]:
+    """Add up the time of each step of ``STAGES`` (and of the whole ingest)."""
+    owners = {"ingestor": app.ingestor, "league": app.league}
+    patched = []
+
+    def timed(label: str, real: Callable[..., object]) -> Callable[..., object]:
+        def wrapper(*args: object, **kwargs: object) -> object:
+            started = time.perf_counter()
+            try:
+                return real(*args, **kwargs)
+            finally:
+                totals[label] += time.perf_counter() - started
+
+        return wrapper
+
+    for owner, name, label in (*STAGES, ("ingestor", "ingest", "ingest")):
+        target = owners.get(owner, owner) if isinstance(owner, str) else owner
+        real = getattr(target, name)
+        setattr(target, name, timed(label, real))
+        patched.append((target, name, real))
+    try:
+        yield
+    finally:
+        for target, name, real in reversed(patched):
+            if isinstance(target, types.ModuleType):
+                setattr(target, name, real)
+            else:
+                delattr(target, name)  # the instance attribute hid the method
+
+
+def make_app(server: DovecotServer, state: Path, cost: int) -> App:
+    config = Config.from_mapping(
+        {
+            "state_dir": str(state),
+            "game": {"name": "Turnited Bench"},
+            "gm": {"address": "gm@game.example"},
+            "schedule": {"timezone": "Europe/Berlin", "deadlines": {"cron": "0 20 * * SUN"}},
+            "mail": {
+                "transport": "imap",
+                "address": BOT_ADDRESS,
+                "imap": {"host": server.host, "port": server.imap_port, "security": "none",
+                         "username": BOT_ADDRESS, "password": server.password(BOT_ADDRESS),
+                         "processed_folder": "Processed"},
+                "smtp": {"host": server.host, "port": 25, "security": "none"},  # never used
+            },
+        },
+        state.parent,
+    )
+    app = build_app(config, clock=Clock(), league_settings=LeagueSettings(
+        password_cost=cost, simulations=0))
+    app.ensure_started()
+    return app
+
+
+_PASSWORD = re.compile(r"^\s*(?:Passwort|Password): (\S+)\s*$", re.M)
+
+
+def register(app: App, players: list[Manager], rng: random.Random) -> None:
+    """Every manager's first team (then the second, with the password) through
+    the real ingest, fed directly; passwords and reply ids read from the outbox."""
+    serial = 0
+    for round_ in (0, 1):
+        for manager in players:
+            if round_ < len(manager.teams):
+                raw = registration(manager, manager.teams[round_], rng, serial)
+                result = app.ingestor.ingest(IncomingMail("maildir:setup", None, None, raw,
+                                                          f"setup-{serial}"))
+                serial += 1
+                if result.move is None or not result.move.accepted:
+                    raise RuntimeError(f"setup: registration failed: {result.outcome}")
+        if round_ == 0:
+            by_address = {m.address: m for m in players}
+            with app.db.read() as conn:
+                rows = conn.execute(
+                    "SELECT recipient, message_id, raw FROM outbox WHERE kind = 'reply'"
+                ).fetchall()
+            for recipient, message_id, raw in rows:
+                manager = by_address[recipient]
+                msg = email.message_from_bytes(bytes(raw), policy=policy.default)
+                body = msg.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+                manager.password = _PASSWORD.search(body).group(1)  # type: ignore[union-attr]
+                manager.bot_ids.append(message_id)
+
+
+def clear(server: DovecotServer) -> None:
+    """Empty INBOX and Processed (not measured)."""
+    client = server.client()
+    try:
+        for folder in ("INBOX", "Processed"):
+            if not client.folder_exists(folder):
+                continue
+            client.select_folder(folder)
+            uids = client.search("ALL")
+            if uids:
+                client.delete_messages(uids)
+                client.expunge()
+    finally:
+        client.logout()
+
+
+# ---------------------------------------------------------------- one run
+
+
+@dataclass
+class Run:
+    bare: Figure
+    bare_move: Figure
+    poll: Figure
+    transport: Figure
+    ingest: Figure
+    setup_seconds: float
+    append_seconds: float
+    kinds: dict[str, int]
+    moves: int
+    replies: int
+    stages: Counter[str] = field(default_factory=Counter)
+    profile: str = ""
+
+
+def one_run(
+    server: DovecotServer, count: int, manager_count: int, cost: int, seed: int, *,
+    bare_repeat: int = 3, profile: bool = False,
+) -> Run:
+    rng = random.Random(seed)
+    players = managers(manager_count, rng)
+    clear(server)
+    with tempfile.TemporaryDirectory(prefix="bench-ingest-") as tmp:
+        app = make_app(server, Path(tmp) / "state", cost)
+        started = time.perf_counter()
+        register(app, players, rng)
+        setup_seconds = time.perf_counter() - started
+        mails = measured_mails(players, count, rng)
+        started = time.perf_counter()
+        server.append_many(mails)
+        append_seconds = time.perf_counter() - started
+
+        bares, moves_ = [], []
+        for _ in range(bare_repeat):
+            bares.append(bare_fetch(server))
+        for _ in range(bare_repeat):
+            moves_.append(bare_fetch_and_move(server))
+            reset(server)
+        if len(server.list_folder("INBOX")) != count:
+            raise RuntimeError("reset did not bring every mail back to INBOX")
+
+        timed = TimedSource(app.source)
+        app.source = timed
+        app.clock.now = START + timedelta(days=1)  # type: ignore[attr-defined]
+        profiler = cProfile.Profile() if profile else None
+        stages: Counter[str] = Counter()
+        with stage_timers(app, stages):
+            started = time.perf_counter()
+            if profiler:
+                profiler.enable()
+            report = app.poll_once()
+            if profiler:
+                profiler.disable()
+            elapsed = time.perf_counter() - started
+
+        if len(report.results) != count or report.processed != count:
+            raise RuntimeError(f"poll took {report.processed} of {count} mails")
+        if server.list_folder("INBOX") or len(server.list_folder("Processed")) != count:
+            raise RuntimeError("not every mail was moved to Processed")
+        failures = [r.outcome for r in report.results if not (r.move and r.move.accepted)]
+        if failures:
+            raise RuntimeError(f"{len(failures)} mails were not accepted, e.g. {failures[0]!r}")
+        moves = sum(1 for r in report.results if r.move is not None)
+        app.close()
+    profile_text = ""
+    if profiler:
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out).sort_stats("cumulative")
+        stats.print_stats(30)
+        profile_text = out.getvalue()
+    return Run(
+        bare=best(bares),
+        bare_move=best(moves_),
+        poll=Figure("(p)  App.poll_once: the whole pipeline", count, elapsed),
+        transport=Figure("(t)    its transport: fetch_new + batched MOVE", count, timed.seconds),
+        ingest=Figure("(i)    its ingest: spool, ledger, parse, league, reply, outbox", count,
+                      elapsed - timed.seconds),
+        setup_seconds=setup_seconds,
+        append_seconds=append_seconds,
+        kinds=dict(report.kinds),
+        moves=moves,
+        replies=report.replies,
+        stages=stages,
+        profile=profile_text,
+    )
+
+
+# ---------------------------------------------------------------- report
+
+
+def line(figure: Figure, base: Figure) -> str:
+    ratio = figure.seconds / base.seconds if base.seconds else float("inf")
+    return (f"{figure.name:<64} {figure.mails:>6} {figure.seconds:>8.3f} "
+            f"{figure.rate:>9.0f} {ratio:>6.2f}x")
+
+
+def verdict(figure: Figure, base: Figure) -> str:
+    ratio = figure.seconds / base.seconds
+    return f"{ratio:.2f}x -> {'met' if ratio <= 2 else 'NOT met'}"
+
+
+def print_stages(run: Run, mails: int) -> None:
+    """Where the ingest time of the best run went, in ms per mail."""
+    stages = run.stages
+    top = sum(v for label, v in stages.items() if not label.startswith(" ") and label != "ingest")
+    rows = [(label, stages[label]) for _o, _n, label in STAGES]
+    rows.append(("transaction: connect, BEGIN, COMMIT (fsync), rest", stages["ingest"] - top))
+    rows.append(("mail loop, batching, report", run.ingest.seconds - stages["ingest"]))
+    print(f"where the ingest (i) goes ({1000 * run.ingest.seconds / mails:.2f} ms per mail):")
+    for label, seconds in rows:
+        share = seconds / run.ingest.seconds
+        print(f"  {label:<54} {1000 * seconds / mails:>6.2f} ms {share:>5.0%}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mails", type=int, default=1000)
+    parser.add_argument("--managers", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=2, help="runs of the pipeline; best shown")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--no-default-cost", action="store_true",
+                        help="skip the run with the default scrypt cost")
+    parser.add_argument("--profile", action="store_true", help="cProfile one extra poll")
+    args = parser.parse_args(argv)
+
+    bench_n = f"2**{BENCH_COST.bit_length() - 1}"
+    default_n = f"2**{DEFAULT_N.bit_length() - 1}"
+    with DovecotServer(name="bench") as server:
+        runs = [one_run(server, args.mails, args.managers, BENCH_COST, args.seed + i)
+                for i in range(args.repeat)]
+        run = min(runs, key=lambda r: r.poll.seconds)
+        bare = min((r.bare for r in runs), key=lambda f: f.seconds)
+        bare_move = min((r.bare_move for r in runs), key=lambda f: f.seconds)
+        print(f"{args.managers} managers registered through the pipeline in "
+              f"{run.setup_seconds:.2f} s, {args.mails} mails appended in "
+              f"{run.append_seconds:.2f} s (setup, not measured)")
+        print(f"mails: {run.kinds}; {run.moves} with moves accepted, {run.replies} replies "
+              "queued")
+        print(f"password hashes: scrypt N={bench_n} via LeagueSettings(password_cost={bench_n}), "
+              "so that scrypt does not dominate (default cost in the last line)")
+        print(f"best of {args.repeat} pipeline runs and {3 * args.repeat} bare fetches; "
+              "the machine may be shared")
+        print()
+        print(f"{'what':<64} {'mails':>6} {'seconds':>8} {'mails/s':>9} {'ratio':>7}")
+        for figure in (bare, bare_move, run.poll, run.transport, run.ingest):
+            print(line(figure, bare))
+        default = None
+        if not args.no_default_cost:
+            default = one_run(server, args.mails, args.managers, DEFAULT_N, args.seed,
+                              bare_repeat=1)
+            figure = Figure(f"(p0) App.poll_once with the default scrypt cost N={default_n}",
+                            args.mails, default.poll.seconds)
+            print(line(figure, bare))
+        print()
+        print(f"transport (t) against the bare fetch (a): {verdict(run.transport, bare)} "
+              f"(against the protocol floor (a'), which moves too: "
+              f"{run.transport.seconds / bare_move.seconds:.2f}x)")
+        print(f"whole ingest (p) against the bare fetch (a): {verdict(run.poll, bare)}")
+        share = run.ingest.seconds / run.poll.seconds
+        print(f"the ingest work (i) is {share:.0%} of the poll, "
+              f"{1000 * run.ingest.seconds / args.mails:.2f} ms per mail; "
+              f"the transport (t) {1 - share:.0%}")
+        print_stages(run, args.mails)
+        if default is not None:
+            extra = (default.poll.seconds - run.poll.seconds) / args.mails
+            print(f"default scrypt cost adds {1000 * extra:.1f} ms per mail "
+                  f"({default.poll.seconds / bare.seconds:.0f}x the bare fetch)")
+        if args.profile:
+            profiled = one_run(server, args.mails, args.managers, BENCH_COST, args.seed,
+                               bare_repeat=1, profile=True)
+            print()
+            print(profiled.profile)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
