@@ -474,7 +474,6 @@ def test_idle_wakes_the_bot_soon_after_another_connection_appends(
         appended.append(time.monotonic())
 
     timer = threading.Timer(0.3, append)
-    started = time.monotonic()
     timer.start()
     try:
         assert app.wait_for_mail(15) is True
@@ -482,7 +481,6 @@ def test_idle_wakes_the_bot_soon_after_another_connection_appends(
     finally:
         timer.join()
     assert appended and woke - appended[0] < 3.0
-    assert woke - started < 4.0
     report = app.poll_once()
     assert (report.processed, report.replies) == (1, 1)
     assert moves(app) == [FIRST_MOVES[0]]
