@@ -24,7 +24,10 @@ limit, so a run missed while the process was down happens once on start):
 Concurrency: calls that use the mailbox hold ``_mailbox_lock``; calls that
 change the game state hold ``_work_lock`` (one transaction at a time); the
 outbox drain has its own lock, so a long, rate-limited drain never delays
-reading mail.
+reading mail. A due deadline job has precedence: while it waits for the
+mailbox the mail loop steps aside, and once the job is due the loop waits
+for mail only briefly (a plain lock is not fair: the loop could otherwise
+take the mailbox back again and again and hold the evaluation up).
 """
 
 from __future__ import annotations
@@ -135,6 +138,8 @@ class Worker:
         self._work_lock = threading.RLock()
         self._outbox_lock = threading.Lock()
         self._deadline_lock = threading.Lock()
+        #: Set while the deadline job waits for the mailbox; the mail loop yields.
+        self._deadline_wants_mailbox = threading.Event()
         self._plan_lock = threading.RLock()
         self._planned_deadline: datetime | None = None
         self._plan_valid = False
@@ -305,14 +310,21 @@ class Worker:
         if not due and not startup:
             self.replan(force=True)
             return
+        self._deadline_wants_mailbox.set()
         try:
             with self._mailbox_lock, self._work_lock:
+                self._deadline_wants_mailbox.clear()
                 self.app.poll_once()
         except Exception as exc:
             self._defer(deadline if due else None, exc, startup, "inbox_unreadable")
             return
+        finally:
+            self._deadline_wants_mailbox.clear()
         try:
             with self._work_lock:
+                if due:
+                    log_event(log, "evaluation_started", deadline=deadline.isoformat(),
+                              startup=startup)
                 if startup:
                     rounds = list(self.app.catch_up())
                 else:
@@ -423,6 +435,9 @@ class Worker:
         """Read mail until the worker stops."""
         failures = 0
         while not self.stopping:
+            if self._deadline_wants_mailbox.is_set():
+                self._stopping.wait(0.05)  # the deadline job reads the inbox now
+                continue
             try:
                 with self._mailbox_lock, self._work_lock:
                     report = self.app.poll_once()
@@ -444,13 +459,25 @@ class Worker:
                 self.drain()
             if self.stopping:
                 break
+            timeout = self.mail_wait_timeout()
+            if self._deadline_job_due():
+                # Leave the mailbox free for a moment, then wait only briefly.
+                self._stopping.wait(0.05)
+                timeout = min(timeout, 0.2)
+            if self._deadline_wants_mailbox.is_set():
+                continue
             try:
                 with self._mailbox_lock:
-                    self.app.wait_for_mail(self.mail_wait_timeout())
+                    self.app.wait_for_mail(timeout)
             except Exception as exc:
                 log_event(log, "mail_wait_failed", level=logging.WARNING,
                           error=f"{type(exc).__name__}: {exc}")
                 self._stopping.wait(min(self.timings.mail_wait, 5.0))
+
+    def _deadline_job_due(self) -> bool:
+        """The deadline job's planned run (deadline, catch-up or retry) has come."""
+        when = self.planned.get(DEADLINE_JOB)
+        return when is not None and when <= self.clock()
 
     def mail_wait_timeout(self) -> float:
         """How long the next wait for mail may take: at most ``mail_wait``

@@ -1,0 +1,1 @@
+"""End-to-end and fault tests of the real worker process (issue 7)."""
