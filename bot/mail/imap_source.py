@@ -20,6 +20,7 @@ import ssl
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TypeVar
 from urllib.parse import quote
 
@@ -324,7 +325,7 @@ class ImapMailbox:
         mails: list[IncomingMail] = []
         for start in range(0, len(uids), FETCH_CHUNK):
             chunk = uids[start : start + FETCH_CHUNK]
-            data = client.fetch(chunk, ["BODY.PEEK[]"])
+            data = client.fetch(chunk, ["BODY.PEEK[]", "INTERNALDATE"])
             for uid in chunk:
                 item = data.get(uid)
                 if item is None or b"BODY[]" not in item:
@@ -336,6 +337,7 @@ class ImapMailbox:
                         uid=uid,
                         raw=bytes(item[b"BODY[]"]),
                         key=self.key_for(uidvalidity, uid),
+                        arrived=_utc(item.get(b"INTERNALDATE")),
                     )
                 )
         if mails:
@@ -474,6 +476,13 @@ def _text(exc: BaseException) -> str:
     for arg in exc.args:
         parts.append(arg.decode("utf-8", "replace") if isinstance(arg, bytes) else str(arg))
     return " ".join(parts) or type(exc).__name__
+
+
+def _utc(value: object) -> datetime | None:
+    """An INTERNALDATE as aware UTC (imapclient gives naive local time)."""
+    if not isinstance(value, datetime):
+        return None
+    return value.astimezone(UTC)
 
 
 def _shutdown(client: IMAPClient) -> None:

@@ -176,7 +176,10 @@ class Ingestor:
             return self._finish(
                 conn, inbound_id, verdict.kind, f"no reply: {verdict.reason}", parsed
             )
-        return self._human(conn, inbound_id, parsed, spooled, now)
+        # A mail that arrived before a deadline is in time, even when it is
+        # read only afterwards (the deadline job reads the inbox first).
+        arrived = min(now, mail.arrived) if mail.arrived is not None else now
+        return self._human(conn, inbound_id, parsed, spooled, now, arrived)
 
     def _human(
         self,
@@ -185,6 +188,7 @@ class Ingestor:
         parsed: InboundMail,
         spooled: SpooledMail,
         now: datetime,
+        arrived: datetime,
     ) -> IngestResult:
         s = self.settings
         assert parsed.sender is not None
@@ -214,7 +218,7 @@ class Ingestor:
             sender=parsed.sender,
             sender_name=parsed.sender_name or None,
             moves=moves,
-            now=now,
+            now=arrived,
             inbound_id=inbound_id,
             message_id=parsed.message_id,
         )

@@ -10,6 +10,7 @@ worst hand the same mail out again (the caller dedupes by ``key``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 
@@ -20,7 +21,9 @@ class IncomingMail:
     ``source`` names the mailbox (e.g. ``imap://bot%40example.org@host:143/INBOX``
     or ``maildir:/state/maildir/inbox``); ``uidvalidity``/``uid`` are the IMAP
     identity (``None`` for Maildir); ``key`` is unique and stable within the
-    source and is what the caller dedupes on.
+    source and is what the caller dedupes on. ``arrived`` is when the mailbox
+    received the mail (aware UTC; IMAP's INTERNALDATE), ``None`` if unknown:
+    a mail read after a deadline that arrived before it is in time.
     """
 
     source: str
@@ -28,6 +31,7 @@ class IncomingMail:
     uid: int | None
     raw: bytes = field(repr=False)
     key: str
+    arrived: datetime | None = field(default=None, compare=False)
 
     def __repr__(self) -> str:
         return (
