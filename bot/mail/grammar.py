@@ -144,6 +144,12 @@ _TAIL_LINEUP = re.compile(
     r"^(?P<name>.*?[^\W\d_].*?)\s+"
     r"(?P<lineup>[+-]?\d+(?:[.,]\d+)?(?:\s*[-/]\s*[+-]?\d+(?:[.,]\d+)?){3,5})\s*\.?$"
 )
+#: Four or more numbers of at most three digits joined by ``-`` or ``/``
+#: (``10-10-15-15-20``; not a phone number's ``0171-...`` or a date).
+_LINEUP_RUN = re.compile(
+    r"(?<![\w.,+/-])(?!0\d)\d{1,3}(?:\s*[-/]\s*\d{1,3}){3,}(?!\d|\s*[-/]\s*\d)"
+)
+_LABELLED_PAIR = re.compile(r"(?<![^\W\d_])([^\W\d_]+)\s*[=:]?\s*\d+")
 _LINEUP_WORD = re.compile(r"\b(?:aufstellung|line-?\s?up)\b", re.IGNORECASE)
 _LINEUP_LEFT = re.compile(
     r"^(?:aufstellung|line-?\s?up)\b\s*(?:(?:für|fuer|for|von|of)\b\s*)?(?P<team>.*)$",
@@ -237,6 +243,11 @@ def _parse_line(line: str, number: int, state: _State) -> None:
         state.requests.append(SetLineup(line=line, team=None, lineup=whole))
         _note_row_words(line, state)
         return
+    if keyword is not None and _is_lineup_keyword(keyword):
+        value = _candidate(keyword.group("rest"), guard=False)
+        if isinstance(value, Lineup):  # "Lineup T: 10, A: 10, ..." (colon optional)
+            _keyword(keyword, line, number, state, explicit=False)
+            return
     split = _split_team_lineup(line)
     if split is not None:
         team, candidate = split
@@ -253,7 +264,7 @@ def _parse_line(line: str, number: int, state: _State) -> None:
         team, candidate = tail
         _lineup_or_error(line, number, team, candidate, state)
         return
-    _ignore(line, state)
+    _ignore_unless_lineup_shaped(line, line, number, state)
 
 
 def _keyword(
@@ -308,7 +319,7 @@ def _on_lineup(line: str, number: int, rest: str, state: _State, *, explicit: bo
     if split is not None:  # "Aufstellung Rote Teufel: L"
         _lineup_or_error(line, number, split[0], split[1], state)
     elif direct is None:  # no colon and nothing like a lineup follows: plain text
-        _ignore(line, state)
+        _ignore_unless_lineup_shaped(line, rest, number, state)
     else:
         _error(line, number, direct.reason, EXAMPLE_LINEUP, state)
 
@@ -362,6 +373,41 @@ def _ignore(line: str, state: _State) -> None:
     """Ignored lines are listed in the reply; the subject never is."""
     if not state.in_subject:
         state.ignored.append(line)
+
+
+def _ignore_unless_lineup_shaped(line: str, text: str, number: int, state: _State) -> None:
+    """Ignore ``line`` unless ``text`` looks like a lineup (RULES.md §11: a
+    line that looks like a lineup but is not a valid one is an error)."""
+    reason = _lineup_shape_error(text)
+    if reason is None:
+        _ignore(line, state)
+    else:
+        _error(line, number, reason, EXAMPLE_LINEUP, state)
+
+
+def _lineup_shape_error(text: str) -> str | None:
+    """Why ``text`` is no valid lineup although it looks like one (four or more
+    numbers joined by ``-`` or ``/``, or four or more labelled rows such as
+    ``T10 A10 V15 M15``), or None when it does not look like a lineup."""
+    run = _LINEUP_RUN.search(text)
+    if run is not None:
+        attempt = _attempt(run.group(0))
+        if isinstance(attempt, InvalidLineupError):
+            return attempt.reason
+        junk = text[run.end():].strip() or text[: run.start()].strip()
+        return f"cannot read {junk!r} next to the lineup {run.group(0)}" if junk else None
+    pairs = [m for m in _LABELLED_PAIR.finditer(text) if m.group(1).lower() in LABELS]
+    if len({LABELS[m.group(1).lower()] for m in pairs}) < 4:
+        return None
+    attempt = _attempt(text[pairs[0].start():])
+    if isinstance(attempt, InvalidLineupError):
+        return attempt.reason
+    junk = text[: pairs[0].start()].strip()
+    return f"cannot read {junk!r} before the lineup" if junk else None
+
+
+def _is_lineup_keyword(match: re.Match[str]) -> bool:
+    return _SPELLING[" ".join(match.group("kw").lower().split())][0] == "lineup"
 
 
 def _error(line: str, number: int, reason: str, example: str, state: _State) -> None:
