@@ -23,7 +23,8 @@ line                            request
 ==============================  ====================================
 
 A line that looks like a lineup but is not a valid one (four or six
-numbers, decimals, garbage after ``Aufstellung:``) becomes a ``LineError``
+numbers, decimals, garbage after ``Aufstellung:``, text glued to a lineup as
+in ``10-10-15-15-20x`` or ``T10 A10 V15 M15 S20 X5``) becomes a ``LineError``
 with the reason of ``InvalidLineupError`` and the example
 ``10-10-15-15-20``; so does a keyword with a colon but no value
 (``Team:``). Everything else is ignored. Decisions beyond the table:
