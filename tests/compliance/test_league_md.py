@@ -30,7 +30,8 @@ def test_long_names_are_shortened_and_the_reply_says_so(tmp_path) -> None:
     assert {oc.NAME_SHORTENED, oc.SHORT_NAME_DERIVED} <= set(outcome.codes())
     text = reply_text(outcome)
     assert f"„{given}“ ist länger als 30 Zeichen und wurde gekürzt zu „{registered.name}“" in text
-    assert f"Kein Kurzname angegeben; für „{registered.name}“ gilt „{registered.short_name}“" in text
+    derived = f"für „{registered.name}“ gilt „{registered.short_name}“"
+    assert f"Kein Kurzname angegeben; {derived}" in text
     english = reply_text(outcome, "en")
     assert "longer than 30 characters" in english and registered.name in english
 
