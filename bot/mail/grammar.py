@@ -260,7 +260,7 @@ def _parse_line(line: str, number: int, state: _State) -> None:
     if whole is not None:
         _error(line, number, whole.reason, EXAMPLE_LINEUP, state)
         return
-    tail = _tail_lineup(line)
+    tail = _tail_lineup(line) or _labelled_tail(line)
     if tail is not None:
         team, candidate = tail
         _lineup_or_error(line, number, team, candidate, state)
@@ -294,7 +294,7 @@ def _keyword(
 
 
 def _on_team(line: str, number: int, rest: str, state: _State) -> None:
-    split = _split_team_lineup(rest) or _tail_lineup(rest)
+    split = _split_team_lineup(rest) or _tail_lineup(rest) or _labelled_tail(rest)
     if split is not None and split[0] is not None:
         _lineup_or_error(line, number, split[0], split[1], state)
         return
@@ -316,7 +316,8 @@ def _on_lineup(line: str, number: int, rest: str, state: _State, *, explicit: bo
         _note_row_words(rest, state)
         return
     without_for = _strip_for(rest)
-    split = _split_team_lineup(without_for) or _tail_lineup(without_for)
+    split = (_split_team_lineup(without_for) or _tail_lineup(without_for)
+             or _labelled_tail(without_for))
     if split is not None:  # "Aufstellung Rote Teufel: L"
         _lineup_or_error(line, number, split[0], split[1], state)
     elif direct is None:  # no colon and nothing like a lineup follows: plain text
@@ -494,6 +495,18 @@ def _tail_lineup(text: str) -> tuple[str | None, _Candidate] | None:
     if any(len(n) >= 4 for n in _NUMBER.findall(match.group("lineup"))):
         return None  # a phone number such as "Tel. 0171-123-45-67"
     return _team_from_left(name), _attempt(match.group("lineup"))
+
+
+def _labelled_tail(text: str) -> tuple[str | None, _Candidate] | None:
+    """``"NAME T10 A10 V15 M15 S20"``: a name followed by a labelled lineup
+    (four or more rows labelled, in any order)."""
+    pairs = [m for m in _LABELLED_PAIR.finditer(text) if m.group(1).lower() in LABELS]
+    if len({LABELS[m.group(1).lower()] for m in pairs}) < 4:
+        return None
+    name = text[: pairs[0].start()].strip().rstrip(":").strip()
+    if not _LETTER.search(name) or _looks_like_lineup(name + " 0 0 0"):
+        return None
+    return _team_from_left(name), _attempt(text[pairs[0].start():])
 
 
 def _team_from_left(left: str) -> str | None:

@@ -154,6 +154,19 @@ def test_every_lineup_form(form: str) -> None:
         assert (request.team, request.lineup) == (team, LINEUP), line
 
 
+@pytest.mark.parametrize(
+    "form",
+    ["10-10-15-15-20", "10/10/15/15/20", "T10 A10 V15 M15 S20", "T=10, A=10, V=15, M=15, S=20",
+     "Torwart 10 Ausputzer 10 Verteidigung 15 Mittelfeld 15 Sturm 20", "G10 SW10 D15 M15 F20"],
+)
+def test_team_and_lineup_in_one_line_without_colon(form: str) -> None:
+    for line in (f"Rote Teufel {form}", f"Aufstellung Rote Teufel {form}",
+                 f"Team: Rote Teufel {form}"):
+        request = only(parse_moves("", line))
+        assert isinstance(request, SetLineup), line
+        assert (request.team, request.lineup) == ("Rote Teufel", LINEUP), line
+
+
 def test_unknown_lines_are_ignored_and_listed(game: Game) -> None:
     body = "Hallo Spielleitung,\nNeues Team: Eulen\nAufstellung: 10-10-15-15-20\nWir sehen uns!\n"
     game.send(game.mail("eule@player.example", body))

@@ -154,6 +154,7 @@ Longer paths name older tests elsewhere that prove the sentence as well.
 | 11  | every keyword German and English, any case, | M::test_every_keyword_of_the_grammar_table |
 |     | colon optional |  |
 | 11  | team and lineup in one line | M::test_every_keyword_of_the_grammar_table |
+|     |  | M::test_team_and_lineup_in_one_line_without_colon |
 | 11  | every lineup form; labels in any order, German and English | M::test_every_lineup_form |
 | 11  | unknown lines are ignored and listed in the | M::test_unknown_lines_are_ignored_and_listed |
 |     | reply | M::test_ordinary_lines_with_numbers_stay_ignored |
