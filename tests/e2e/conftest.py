@@ -380,6 +380,16 @@ class Game:
     def logs(self) -> str:
         return "\n".join(w.log_tail() for w in self.workers)
 
+    def reply_to(self, message_id: str, timeout: float = TIMEOUT) -> Sent:
+        """Wait for the bot's answer to the player's mail ``message_id``."""
+        found = wait_until(
+            lambda: [r for r in self.smtp.sent_of("reply") if r.in_reply_to == message_id],
+            f"the answer to {message_id}", timeout=timeout, context=self.logs)
+        return found[0]
+
+    def outbox_empty(self) -> bool:
+        return self.scalar("SELECT count(*) FROM outbox WHERE state <> 'sent'") == 0
+
     def events_of_all(self, name: str) -> list[dict[str, Any]]:
         """The log events ``name`` of every worker started so far."""
         return [e for w in self.workers for e in w.events(name)]

@@ -64,8 +64,7 @@ def register(game: Game, count: int, *, simulations: int = 0) -> dict[str, str]:
         return replies if set(replies) == set(addresses) else None
 
     passwords = wait_until(answered, f"replies to {count} registrations", context=game.logs)
-    wait_until(lambda: game.scalar("SELECT count(*) FROM outbox WHERE state <> 'sent'") == 0,
-               "an empty outbox", context=game.logs)
+    wait_until(game.outbox_empty, "an empty outbox", context=game.logs)
     worker.kill9()
     assert all(passwords.values())
     return passwords
@@ -104,12 +103,10 @@ def test_kill_during_the_ingest_of_many_mails(game: Game) -> None:
     wait_until(lambda: game.scalar("SELECT count(*) FROM inbound") == total
                and not game.dovecot.list_folder("INBOX"),
                "every queued mail ingested and moved", context=game.logs)
-    replies = wait_until(
-        lambda: (lambda r: r if set(message_ids) <= set(r) else None)(
-            {s.in_reply_to for s in game.smtp.sent_of("reply")}),
-        "a reply to every queued mail", context=game.logs)
-    assert replies
-    second.terminate()
+    wait_until(lambda: set(message_ids) <= {s.in_reply_to for s in game.smtp.sent_of("reply")},
+               "a reply to every queued mail", context=game.logs)
+    wait_until(game.outbox_empty, "an empty outbox", context=game.logs)
+    second.kill9()
 
     # Each mail ledgered once, each lineup stored once, the latest one counts.
     ledger = inbound_ids(game)
@@ -123,14 +120,14 @@ def test_kill_during_the_ingest_of_many_mails(game: Game) -> None:
     replies = game.smtp.sent_of("reply")
     assert len({r.message_id for r in replies}) == total
     assert sum(duplicates(replies).values()) <= 1
-    assert game.scalar("SELECT count(*) FROM outbox WHERE state <> 'sent'") == 0
+    assert game.outbox_empty()
 
 
 # ---------------------------------------------------------------- kill while evaluating
 
 
 def test_kill_inside_the_evaluation(game: Game) -> None:
-    passwords = register(game, 12, simulations=3_000_000)
+    passwords = register(game, 12, simulations=1_500_000)
     deadline = whole_seconds(now()) + timedelta(seconds=4)
     move_deadline(game, deadline)
 
@@ -158,7 +155,7 @@ def test_kill_inside_the_evaluation(game: Game) -> None:
     third = game.start_worker()  # nothing is due any more: nothing happens twice
     third.wait_event("worker_started")
     third.wait_event("deadline_planned", count=2)
-    third.terminate()
+    third.kill9()
     assert [r[0] for r in game.query("SELECT round FROM round_results")] == [1]
     assert game.rounds() == [(1, "evaluated"), (2, "open")]
     assert len(game.smtp.sent_of("newsletter")) == len(letters) == len(passwords)
@@ -189,8 +186,7 @@ def test_kills_while_sending_lose_no_newsletter(game: Game) -> None:
     last = game.start_worker()
     wait_until(lambda: arrived() == expected, "every newsletter and the digest",
                context=game.logs)
-    wait_until(lambda: game.scalar("SELECT count(*) FROM outbox WHERE state <> 'sent'") == 0,
-               "an empty outbox", context=game.logs)
+    wait_until(game.outbox_empty, "an empty outbox", context=game.logs)
     last.kill9()
 
     round_mail = [s for s in game.smtp.sent() if s.kind in ("newsletter", "digest")]
@@ -229,18 +225,13 @@ def test_a_deadline_missed_while_down_is_caught_up_once_after_reading_the_inbox(
     assert played[team_name(anna)] == LINEUPS[2]  # arrived before the deadline: counts
     assert played[team_name(bernd)] == LINEUPS[0]  # arrived after it: the next round
     assert game.latest_lineups(2) == {team_name(bernd): LINEUPS[3]}
-    replies = {r.in_reply_to: r for r in game.smtp.sent_of("reply")}
-    late_reply = wait_until(lambda: replies.get(late) or {
-        r.in_reply_to: r for r in game.smtp.sent_of("reply")}.get(late), "the late reply")
-    assert "Spielrunde 2" in late_reply.text
-    on_time_reply = wait_until(lambda: {
-        r.in_reply_to: r for r in game.smtp.sent_of("reply")}.get(on_time), "the reply")
-    assert "Spielrunde 1" in on_time_reply.text
+    assert "Spielrunde 2" in game.reply_to(late).text
+    assert "Spielrunde 1" in game.reply_to(on_time).text
     worker.kill9()
 
     again = game.start_worker()
     again.wait_event("deadline_planned", count=2)
-    again.terminate()
+    again.kill9()
     assert [r[0] for r in game.query("SELECT round FROM round_results")] == [1]
     assert len(game.smtp.sent_of("newsletter")) == len(passwords)
     assert duplicates(game.smtp.sent()) == {}
@@ -259,9 +250,7 @@ def test_a_second_worker_on_the_same_state_refuses_to_start(game: Game) -> None:
     assert f"process {first.pid}" in second.stderr
     assert "Traceback" not in second.stderr
     # The first one is unharmed and still answers mail.
-    asked = game.send(player(1), "Hilfe", "Hilfe\n")
-    wait_until(lambda: [r for r in game.smtp.sent_of("reply") if r.in_reply_to == asked],
-               "the first worker's answer", context=game.logs)
+    game.reply_to(game.send(player(1), "Hilfe", "Hilfe\n"))
     assert first.alive()
     assert first.terminate() == 0
 
