@@ -92,15 +92,17 @@ def test_a_legal_lineup_within_budget_is_never_changed(lineup: Lineup, budget: i
 
 
 @given(any_lineups, budgets)
+@example(Lineup(0, 0, 1, 1, 1), 2)  # only 0-0-0-0-0 qualifies: the 3:1 rule leaves 2 WP
 @settings(max_examples=300, deadline=None)
 def test_budget_shortening_spends_all_but_at_most_one_wp(lineup: Lineup, budget: int) -> None:
-    """Whenever a floor/ceiling combination qualifies, at most 1 WP is left unspent
-    (a goalkeeper or sweeper point costs 2). The rule's fallback (no combination
-    qualifies) may leave more: see the test below."""
+    """Whenever a floor/ceiling combination qualifies, the result spends as much
+    as the best of them: all but at most 1 WP (a goalkeeper or sweeper point
+    costs 2) unless the 3:1 rule forbids every fuller one. The rule's fallback
+    (no combination qualifies) may leave more: see the test below."""
     legalised = apply_three_to_one(apply_back_caps(lineup))
-    if legalised.cost <= budget or not budget_candidates(legalised, budget):
+    if legalised.cost <= budget or not (candidates := budget_candidates(legalised, budget)):
         return
-    assert correct(lineup, budget).lineup.cost >= budget - 1
+    assert correct(lineup, budget).lineup.cost == max(cost(c) for c in candidates)
 
 
 @pytest.mark.parametrize(
