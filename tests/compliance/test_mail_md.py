@@ -301,6 +301,9 @@ def test_no_reply_to_robots_or_to_ourselves(game: Game) -> None:
     with game.db.read() as conn:
         kinds = [r[0] for r in conn.execute("SELECT kind FROM inbound ORDER BY id")]
     assert kinds == ["bounce", "auto", "auto", "auto", "auto", "self"]
+    # "Auto-Submitted: no" is what a person's client may send: answered
+    game.send(game.mail("mensch@player.example", "Hilfe", Auto_Submitted="no"))
+    assert [to for to, _ in replies(game)] == ["mensch@player.example"]
 
 
 def test_password_on_by_default_and_required_later(game: Game, tmp_path) -> None:

@@ -97,6 +97,10 @@ def test_newsletter_shows_gm_lineups_and_no_player_lineup(played) -> None:
         for gm in report["gm_teams"]:
             t, a, v, m, s = Lineup.parse(gm["lineup"]).values
             assert table_line(gm["name"], *map(str, (t, a, v, m, s))).search(rendered.text)
+    archive = sorted((app.config.state_dir / "archive").glob("round-001.*"))
+    assert [p.suffix for p in archive] == [".html", ".json", ".txt"]
+    for path in archive:
+        assert not any(lineup in path.read_text(encoding="utf-8") for lineup in LINEUPS)
     # what was mailed is the same: no player lineup in any newsletter
     for msg in sent(app):
         if "Ergebnisse" in str(msg["Subject"]) or "Results" in str(msg["Subject"]):
