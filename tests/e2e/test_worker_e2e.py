@@ -72,10 +72,12 @@ def test_three_rounds_of_mail_deadlines_newsletters_and_reminders(game: Game) ->
     # -- round 1: registrations, replies with passwords, a correction ----------
     sent_ids = dict(zip(PLAYERS, game.send_many(
         [(p, *REGISTRATIONS[p]) for p in PLAYERS]), strict=True))
-    replies = wait_until(
-        lambda: {r.rcpt: r for r in smtp.sent_of("reply")} if len(
-            {r.rcpt for r in smtp.sent_of("reply")}) == 5 else None,
-        "a reply to each of the five registrations", context=game.logs)
+    def all_answered() -> dict | None:
+        got = {r.rcpt: r for r in smtp.sent_of("reply")}
+        return got if len(got) == len(PLAYERS) else None
+
+    replies = wait_until(all_answered, "a reply to each of the five registrations",
+                         context=game.logs)
     for address, reply in replies.items():
         assert reply.in_reply_to == sent_ids[address]  # threaded under the player's mail
         assert reply.password, reply.text
@@ -87,8 +89,11 @@ def test_three_rounds_of_mail_deadlines_newsletters_and_reminders(game: Game) ->
                            f"Passwort: {passwords[ERIK]}\nEintracht Erik: 0-0-30-30-30\n")
     assert "0-0-30-30-30" in game.reply_to(correction).text
     # The players read their answers in their own IMAP mailboxes.
-    erik_inbox = wait_until(lambda: game.dovecot.list_folder(user=ERIK) if len(
-        game.dovecot.list_folder(user=ERIK)) == 2 else None, "Erik's two answers in his INBOX")
+    def erik_reads() -> list[bytes] | None:
+        mails = game.dovecot.list_folder(user=ERIK)
+        return mails if len(mails) == 2 else None
+
+    erik_inbox = wait_until(erik_reads, "Erik's two answers in his INBOX")
     assert all(b"Eintracht Erik" in raw for raw in erik_inbox)
     assert datetime.now(UTC) < d1, (
         "the registrations took longer than round 1 lasts; the machine is too slow for "

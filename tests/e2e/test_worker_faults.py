@@ -151,10 +151,12 @@ def test_kill_inside_the_evaluation(game: Game) -> None:
     assert started[0]["startup"] is True
     wait_until(lambda: game.rounds() == [(1, "evaluated"), (2, "open")],
                "round 1 evaluated after the restart", context=game.logs)
-    letters = wait_until(
-        lambda: (lambda s: s if {x.rcpt for x in s} == set(passwords) else None)(
-            game.smtp.sent_of("newsletter")),
-        "the newsletter to every player", context=game.logs)
+    def every_player_has_it() -> list | None:
+        letters = game.smtp.sent_of("newsletter")
+        return letters if {x.rcpt for x in letters} == set(passwords) else None
+
+    letters = wait_until(every_player_has_it, "the newsletter to every player",
+                         context=game.logs)
     wait_until(lambda: game.smtp.sent_of("digest"), "the digest", context=game.logs)
     second.kill9()
 
