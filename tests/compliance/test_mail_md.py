@@ -272,6 +272,15 @@ def test_one_reply_per_human_mail_and_errors_quote_line_and_example(game: Game) 
     assert "So spielst du mit" in dict(sent)["c@player.example"]  # help for a mail without commands
 
 
+def test_an_error_in_the_subject_names_the_subject(game: Game) -> None:
+    game.send(game.mail("a@player.example", "Neues Team: Alpha", subject="AW: Alpha: 10-10-15-15"))
+    game.send(game.mail("b@player.example", "New team: Beta", subject="Re: Beta: 10-10-15-15"))
+    german, english = (text for _, text in replies(game))
+    assert "Betreff: „Alpha: 10-10-15-15“ – 4 numbers instead of five." in german
+    assert 'Subject: "Beta: 10-10-15-15" - 4 numbers instead of five.' in english
+    assert "Zeile 0" not in german and "Line 0" not in english
+
+
 def test_a_lineup_error_changes_nothing(game: Game) -> None:
     password = registered(game, "hans@player.example",
                           "Neues Team: Rote Teufel\nNeues Team: Blaue Adler\n"

@@ -132,6 +132,7 @@ Longer paths name older tests elsewhere that prove the sentence as well.
 |     | signatures, reply headers ignored |  |
 | 9   | HTML-only mail is read | M::test_html_only_mail_is_read |
 | 9   | exactly one reply per | M::test_one_reply_per_human_mail_and_errors_quote_line_and_example |
+|     |  | M::test_an_error_in_the_subject_names_the_subject |
 |     | human mail; an error names line, why, example |  |
 | 9   | nothing is changed by a mail with an error in a | M::test_a_lineup_error_changes_nothing |
 |     | lineup |  |
