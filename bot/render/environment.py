@@ -15,7 +15,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from bot.render import formatting, textwidth
+from bot.render import formatting, reasons, textwidth
 from bot.render.formatting import check_language
 
 #: The templates shipped with the bot (``<repository>/templates``).
@@ -64,6 +64,7 @@ def make_environment(language: str, templates_dir: Path | None = None) -> Enviro
     env.filters["ljust"] = textwidth.ljust
     env.filters["rjust"] = textwidth.rjust
     env.filters["clean"] = textwidth.clean
+    env.filters["reason"] = partial(reasons.reason, language=language)
     env.globals.update(
         language=language,
         table=textwidth.table,

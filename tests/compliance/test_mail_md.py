@@ -12,6 +12,8 @@ from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.config import Config
 from bot.league.requests import (
@@ -266,7 +268,7 @@ def test_one_reply_per_human_mail_and_errors_quote_line_and_example(game: Game) 
     assert sorted(to for to, _ in sent) == ["a@player.example", "b@player.example",
                                            "c@player.example"]
     error = dict(sent)["b@player.example"]
-    assert ("Zeile 2: „Aufstellung: 10-10-15-15“ – 4 numbers instead of five. "
+    assert ("Zeile 2: „Aufstellung: 10-10-15-15“ – 4 Zahlen statt fünf. "
             "Richtig wäre z. B.: 10-10-15-15-20") in error
     assert "nichts gespeichert" in error
     assert "So spielst du mit" in dict(sent)["c@player.example"]  # help for a mail without commands
@@ -276,9 +278,61 @@ def test_an_error_in_the_subject_names_the_subject(game: Game) -> None:
     game.send(game.mail("a@player.example", "Neues Team: Alpha", subject="AW: Alpha: 10-10-15-15"))
     game.send(game.mail("b@player.example", "New team: Beta", subject="Re: Beta: 10-10-15-15"))
     german, english = (text for _, text in replies(game))
-    assert "Betreff: „Alpha: 10-10-15-15“ – 4 numbers instead of five." in german
+    assert "Betreff: „Alpha: 10-10-15-15“ – 4 Zahlen statt fünf." in german
     assert 'Subject: "Beta: 10-10-15-15" - 4 numbers instead of five.' in english
     assert "Zeile 0" not in german and "Line 0" not in english
+
+
+@pytest.mark.parametrize(
+    ("line", "german"),
+    [
+        ("Aufstellung: 10-8.5-15-15-20", "8.5 ist keine ganze Zahl"),
+        ("Aufstellung: 10--1-15-15-20", "-1 ist negativ"),
+        ("Aufstellung: T10 A-1 V15 M15 S20", "-1 ist negativ"),
+        ("10-10-15-15", "4 Zahlen statt fünf"),
+        ("Aufstellung: 10-10/15-15-20", "gemischte Trennzeichen ('-' and '/')"),
+        ("Aufstellung: 10#10#15#15#20", "'# # # #' zwischen den Zahlen ist nicht lesbar"),
+        ("T10 A10 V15 M15 X5", "unbekannte Reihe 'X'"),
+        ("T10 T10 V15 M15 S20", "Reihe T doppelt angegeben"),
+        ("T10 A10 V15 M15", "es fehlt: S"),
+        ("Aufstellung: T10 A10 V15 M15 S20 ?", "'?' ist nicht lesbar"),
+        ("Rote Teufel: 10-10-15-15-20x", "'x' neben der Aufstellung 10-10-15-15-20 ist nicht"),
+        ("Team:", "nach dem Stichwort fehlt der Teamname"),
+        ("Neues Team:", "nach dem Stichwort fehlt der Name des neuen Teams"),
+        ("Kurzname:", "nach dem Stichwort fehlt der Kurzname"),
+        ("Passwort:", "nach dem Stichwort fehlt das Passwort"),
+        ("Manager:", "nach dem Stichwort fehlt der Managername"),
+        ("Zurückziehen:", "nach dem Stichwort fehlt der Teamname"),
+    ],
+)
+def test_line_errors_are_explained_in_german_and_english(line: str, german: str) -> None:
+    from bot.render.reasons import german_reason, reason
+
+    [error] = parse_moves("", line).errors
+    assert german in german_reason(error.reason)
+    assert reason(error.reason, "en") == error.reason
+
+
+def test_reasons_of_the_rules_core_have_a_german_wording() -> None:
+    from bot.render.reasons import german_reason
+    from bot.rules.errors import InvalidLineupError
+
+    for make in (lambda: Lineup.parse(""), lambda: Lineup.parse(7),
+                 lambda: Lineup(-1, 0, 0, 0, 0), lambda: Lineup.from_values([1, 2]),
+                 lambda: Lineup(1.5, 0, 0, 0, 0)):
+        with pytest.raises(InvalidLineupError) as info:
+            make()
+        assert german_reason(info.value.reason) is not None, info.value.reason
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="0123456789 -/,.;:=TAVMSGDFXtx?", min_size=1, max_size=30))
+def test_every_line_error_has_a_german_wording(text: str) -> None:
+    from bot.render.reasons import german_reason
+
+    for line in (text, f"Aufstellung: {text}", f"Rote Teufel: {text}"):
+        for error in parse_moves("", line).errors:
+            assert german_reason(error.reason) is not None, error.reason
 
 
 def test_a_lineup_error_changes_nothing(game: Game) -> None:

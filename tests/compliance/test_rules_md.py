@@ -133,6 +133,9 @@ Longer paths name older tests elsewhere that prove the sentence as well.
 | 9   | HTML-only mail is read | M::test_html_only_mail_is_read |
 | 9   | exactly one reply per | M::test_one_reply_per_human_mail_and_errors_quote_line_and_example |
 |     |  | M::test_an_error_in_the_subject_names_the_subject |
+|     |  | M::test_line_errors_are_explained_in_german_and_english |
+|     |  | M::test_every_line_error_has_a_german_wording |
+|     |  | M::test_reasons_of_the_rules_core_have_a_german_wording |
 |     | human mail; an error names line, why, example |  |
 | 9   | nothing is changed by a mail with an error in a | M::test_a_lineup_error_changes_nothing |
 |     | lineup |  |
@@ -176,6 +179,12 @@ Deviations the audit found and fixed (each proved by the tests named):
 * A mail that arrived before a deadline but was read after it counted for
   the next round (now IMAP's INTERNALDATE decides):
   M::test_mail_that_arrived_before_the_deadline_is_on_time.
+* ``NAME T10 A10 V15 M15 S20`` (team and labelled lineup without a colon) was
+  not read as a lineup: M::test_team_and_lineup_in_one_line_without_colon.
+* Replies said "Zeile 0" for an error in the subject, and German replies gave
+  the reason in English ("4 numbers instead of five"):
+  M::test_an_error_in_the_subject_names_the_subject,
+  M::test_line_errors_are_explained_in_german_and_english.
 """
 
 from __future__ import annotations
