@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from bot.app import App
 
 
-def _load(args: argparse.Namespace) -> Config:
+def load_config_arg(args: argparse.Namespace) -> Config:
+    """The configuration named by ``--config``, or a clear CLI error."""
     path = Path(args.config)
     if not path.exists():
         raise CliError(
@@ -74,7 +75,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 def cmd_deadline_show(args: argparse.Namespace) -> int:
     from bot.worker.schedule import DeadlinePlan, reminder_times
 
-    config = _load(args)
+    config = load_config_arg(args)
     app = _build_app(config)
     try:
         deadline = app.open_round_deadline()
@@ -101,7 +102,7 @@ def cmd_deadline_show(args: argparse.Namespace) -> int:
 
 
 def cmd_deadline_set(args: argparse.Namespace) -> int:
-    config = _load(args)
+    config = load_config_arg(args)
     try:
         moment = parse_local_datetime(args.datetime, config.schedule.zone)
     except ValueError as exc:
@@ -131,7 +132,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from bot.worker.logs import configure_logging
     from bot.worker.scheduler import Worker
 
-    config = _load(args)
+    config = load_config_arg(args)
     configure_logging(level=args.log_level.upper(), fmt=args.log_format,
                       secrets=config.secrets())
     lock = WorkerLock(config.state_dir)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.cli import CliError
+from bot.cli.admin import load_config_arg
 
 if TYPE_CHECKING:
     from bot.app import App
@@ -16,14 +17,8 @@ if TYPE_CHECKING:
 
 def _app(args: argparse.Namespace) -> App:
     from bot.app import build_app
-    from bot.config import load_config
 
-    config_path = Path(args.config)
-    if not config_path.exists():
-        raise CliError(
-            f"no configuration at {config_path}: run `turnited init DIR` or pass --config PATH"
-        )
-    app = build_app(load_config(config_path))
+    app = build_app(load_config_arg(args))
     app.ensure_started()
     return app
 
