@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -352,16 +352,3 @@ class Ingestor:
         return IngestResult(inbound_id, verdict.kind, summary, sender=parsed.sender,
                             replied=replied)
 
-
-def ingest_all(
-    ingestor: Ingestor,
-    mails: Collection[IncomingMail],
-    mark_processed: Callable[[IncomingMail], None],
-) -> list[IngestResult]:
-    """Ingest mails in order; mark each processed only after its transaction committed."""
-    results = []
-    for mail in mails:
-        result = ingestor.ingest(mail)
-        mark_processed(mail)
-        results.append(result)
-    return results

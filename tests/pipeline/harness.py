@@ -11,7 +11,7 @@ from bot.league.service import League
 from bot.league.settings import LeagueSettings
 from bot.mail.maildir_transport import MaildirInbox, MaildirSender, deliver, read_sent
 from bot.mail.outbox import drain
-from bot.mail.pipeline import Ingestor, IngestSettings, ingest_all
+from bot.mail.pipeline import Ingestor, IngestSettings
 from bot.storage.db import open_database
 
 BOT = "bot@turnited.example"
@@ -62,7 +62,10 @@ class Game:
         return self.poll()
 
     def poll(self) -> list:
-        return ingest_all(self.ingestor, self.inbox.fetch_new(), self.inbox.mark_processed)
+        mails = self.inbox.fetch_new()
+        results = [self.ingestor.ingest(mail) for mail in mails]
+        self.inbox.mark_processed_many(mails)
+        return results
 
     def flush(self) -> list:
         drain(self.db, self.sender, now=self.clock, mail_from=BOT)
