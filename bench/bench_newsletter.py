@@ -2,7 +2,8 @@
 
 Renders the German and English newsletter once each, then composes one
 message per recipient (personalised only by the To header: never another
-player's address), checks every message, and prints the time per recipient.
+player's address), checks every message, queues them all into the outbox of
+a real SQLite file, and prints the time per recipient.
 For comparison it also times rendering per recipient (the naive way).
 
 Run: .venv/bin/python bench/bench_newsletter.py [--recipients 500] [--players 52]
