@@ -44,7 +44,7 @@ from bot.worker.schedule import DeadlinePlan
 log = logging.getLogger(__name__)
 
 #: Mails fetched and then marked processed (moved) with one command.
-POLL_BATCH = 200
+POLL_BATCH = 500
 
 
 def utcnow() -> datetime:
