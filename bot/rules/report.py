@@ -14,16 +14,25 @@ whole), e.g. ``"730/3"``; WP are decimal strings (``"0.8"``); PSZ are shown
 as two-decimal strings, halves up (``"243.33"``), with the exact fraction
 beside them. ``approx`` values are floats for display only.
 
+Teams are keyed by their full name everywhere; ``teams[i]["short_name"]``
+is only the label for fixed-width tables (RULES.md §7).
+
 Keys (all always present; lists/dicts are empty when there is no tournament):
 
-- ``format``: 1 (the version of this layout).
+- ``format``: 2 (the version of this layout). Format 1 (rounds stored
+  before short names reached the report) lacked ``teams[i]["short_name"]``;
+  ``upgrade_report`` reads any stored format into this one.
 - ``seed``: the seed of the round's random generators.
 - ``empty``: true when no player team entered (no tournament this round).
 - ``points``: ``{"win", "draw", "loss"}`` table points per game.
 - ``initial_psz`` (exact string), ``psz_bound`` (bool): the PSZ settings used.
 - ``teams``: every participant, players first (entry order), then GM teams
-  (draw order): ``{"name", "gm", "lineup", "psz_start"}``. ``lineup`` is
-  ``"T-A-V-M-S"``; ``public_report`` removes it for player teams.
+  (draw order): ``{"name", "short_name", "gm", "lineup", "psz_start"}``.
+  ``short_name``: the name for tables, i.e. a player team's short name
+  (RULES.md §7), or its name when it has none, and a GM team's name; it is
+  public. Short names need not be unique; teams are told apart by
+  ``name``. ``lineup`` is ``"T-A-V-M-S"``; ``public_report`` removes it for
+  player teams.
 - ``first_groups``: the first group draw, a list of groups (lists of names).
 - ``stages``: group stages in order, ``{"number", "groups": [...]}``; each
   group ``{"name", "teams" (draw order), "games", "table",
@@ -63,10 +72,11 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 from bot.rules.analytics import expectation_table, knockout_odds
+from bot.rules.errors import RulesError
 from bot.rules.montecarlo import semi_final_probability
 from bot.rules.psz import INITIAL_PSZ, PeriodUpdate
 from bot.rules.rounding import to_cents
@@ -79,7 +89,7 @@ from bot.rules.tournament import (
     play_tournament,
 )
 
-FORMAT = 1
+FORMAT = 2
 DEFAULT_SIMULATIONS = 100_000
 
 
@@ -141,7 +151,8 @@ def tournament_json(result: TournamentResult, seed: int, psz_bound: bool) -> dic
         "initial_psz": exact(result.initial_psz),
         "psz_bound": psz_bound,
         "teams": [
-            {"name": t.name, "gm": t.gm, "lineup": str(t.lineup), "psz_start": cents(t.psz)}
+            {"name": t.name, "short_name": t.label, "gm": t.gm, "lineup": str(t.lineup),
+             "psz_start": cents(t.psz)}
             for t in result.teams
         ],
         "first_groups": result.first_groups,
@@ -281,9 +292,42 @@ def public_report(report: dict) -> dict:
     return public
 
 
+class ReportFormatError(RulesError):
+    """A stored report whose layout this version cannot read."""
+
+
+def upgrade_report(report: Mapping) -> dict:
+    """A copy of a stored (full or public) report in the current layout.
+
+    Format 1 had no ``short_name`` in ``teams``; a team of such a round is
+    labelled by its name, which is exactly what ``build_report`` writes for
+    entrants without a short name. So replaying the stored inputs of an old
+    round gives ``upgrade_report`` of its stored report, nothing else.
+    """
+    if not isinstance(report, Mapping):
+        raise ReportFormatError(f"report {report!r} is not a mapping; expected a report dict")
+    version = report.get("format")
+    if isinstance(version, bool) or version not in range(1, FORMAT + 1):
+        raise ReportFormatError(
+            f"report format {version!r} is unknown; this version reads formats 1 to {FORMAT} "
+            "(a newer bot wrote it?)"
+        )
+    upgraded = copy.deepcopy(dict(report))
+    if version == 1:
+        for i, team in enumerate(upgraded.get("teams", [])):
+            if not isinstance(team, dict) or not isinstance(team.get("name"), str):
+                raise ReportFormatError(
+                    f"report['teams'][{i}] is {team!r}; expected a team with a 'name'"
+                )
+            team.setdefault("short_name", team["name"])
+        upgraded["format"] = 2
+    return upgraded
+
+
 __all__ = [
     "DEFAULT_SIMULATIONS",
     "FORMAT",
+    "ReportFormatError",
     "analytics_json",
     "build_report",
     "cents",
@@ -291,4 +335,5 @@ __all__ = [
     "public_report",
     "simulation_json",
     "tournament_json",
+    "upgrade_report",
 ]

@@ -17,6 +17,10 @@ lineups) and one seeded ``random.Random`` and plays the whole tournament:
 5. A level knock-out game is decided by lot (``by_lot``); for WP and PSZ it
    counts as a draw.
 
+Teams are identified by name throughout; an entrant's optional short name
+(RULES.md §7, for tables) is carried along on its ``Team`` and never
+influences the play.
+
 Lot decisions in a table (**decision**): a block of teams level on points
 and goal difference is put in order by lot (one ``shuffle`` of the block).
 Every row of such a block is marked ``by_lot`` (its place was decided by
@@ -88,11 +92,17 @@ def _exact(value: object, what: str) -> Fraction:
 
 @dataclass(frozen=True, slots=True)
 class Entrant:
-    """A player team entering the tournament with its (already corrected) lineup."""
+    """A player team entering the tournament with its (already corrected) lineup.
+
+    ``short_name`` is the team's short name for tables (RULES.md §7); None
+    means the team has none and its name is shown everywhere. It only labels
+    the team: the tournament is played by name, so it never changes a result.
+    """
 
     name: str
     lineup: Lineup
     psz: Fraction = INITIAL_PSZ
+    short_name: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -102,7 +112,19 @@ class Entrant:
                 f"lineup of {self.name!r} is {self.lineup!r}, not a Lineup; "
                 "parse it with Lineup.parse and correct it first"
             )
+        if self.short_name is not None and (
+            not isinstance(self.short_name, str) or not self.short_name.strip()
+        ):
+            raise TournamentError(
+                f"short name {self.short_name!r} of {self.name!r} is not a name; give a "
+                "short name such as 'Wanderer' (RULES.md §7), or None to show the full name"
+            )
         object.__setattr__(self, "psz", _exact(self.psz, f"PSZ of {self.name!r}"))
+
+    @property
+    def label(self) -> str:
+        """The name for tables: the short name, else the name."""
+        return self.short_name if self.short_name is not None else self.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,12 +187,20 @@ def _suffix(index: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Team:
-    """A participant: a player team or a GM team."""
+    """A participant: a player team or a GM team. ``short_name`` is the
+    player team's short name for tables (None: none given; GM teams: None,
+    their name is short enough)."""
 
     name: str
     lineup: Lineup
     gm: bool
     psz: Fraction
+    short_name: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The name for tables: the short name, else the name."""
+        return self.short_name if self.short_name is not None else self.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,7 +385,9 @@ def validate_entrants(entrants: Sequence[Entrant]) -> None:
     seen: dict[str, str] = {}
     for entrant in entrants:
         if not isinstance(entrant, Entrant):
-            raise TournamentError(f"{entrant!r} is not an Entrant(name, lineup, psz)")
+            raise TournamentError(
+                f"{entrant!r} is not an Entrant(name, lineup, psz, short_name)"
+            )
         key = " ".join(entrant.name.split()).casefold()
         if key in seen:
             raise TournamentError(
@@ -367,6 +399,12 @@ def validate_entrants(entrants: Sequence[Entrant]) -> None:
             raise TournamentError(
                 f"team name {entrant.name!r} starts with {GM_PREFIX!r}, which marks GM "
                 "teams; a player team needs another name"
+            )
+        short = " ".join(entrant.label.split()).casefold()
+        if short.startswith(GM_PREFIX.casefold()):
+            raise TournamentError(
+                f"short name {entrant.label!r} of {entrant.name!r} starts with "
+                f"{GM_PREFIX!r}, which marks GM teams; a player team needs another short name"
             )
         try:
             check_legal(entrant.lineup)
@@ -517,7 +555,7 @@ def play_tournament(
     initial_psz = _exact(initial_psz, "initial PSZ")
     if not entrants:
         return TournamentResult((), points, initial_psz, (), (), ())
-    players = [Team(e.name, e.lineup, False, e.psz) for e in entrants]
+    players = [Team(e.name, e.lineup, False, e.psz, e.short_name) for e in entrants]
     size = GROUP_SIZE * field_groups(len(players))
     teams = players + draw_gm_teams(size - len(players), rng, initial_psz)
     lineups = {t.name: t.lineup for t in teams}

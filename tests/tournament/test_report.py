@@ -52,7 +52,7 @@ def test_plain_json_with_every_key(report):
     plain(report)
     assert set(report) == KEYS
     assert json.loads(json.dumps(report)) == report
-    assert report["format"] == 1 and report["seed"] == 12 and report["empty"] is False
+    assert report["format"] == 2 and report["seed"] == 12 and report["empty"] is False
     assert report["points"] == {"win": 3, "draw": 1, "loss": 0}
     assert report["simulations"] == 4000
 
