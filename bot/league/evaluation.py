@@ -18,6 +18,12 @@ A crash anywhere leaves either the old state (the round still open, due
 again) or the new one; the state check and the ``round_results`` primary
 key make a second evaluation impossible. ``replay`` re-plays a stored
 round from its stored inputs and seed and compares the result.
+
+Stored inputs are read leniently where the layout grew: an entrant without
+``short_name`` (a round stored before short names reached the report) is
+played without one, and the stored report is brought to the current
+layout (``bot.rules.report.upgrade_report``) before the comparison, so an
+old round still replays as identical.
 """
 
 from __future__ import annotations
@@ -74,11 +80,14 @@ class EntrantInput:
     corrected: CorrectedLineup
     wp: Decimal
     psz: Decimal
+    #: The team's short name for the newsletter's tables (RULES.md §7).
+    short_name: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "team_id": self.team_id,
             "name": self.name,
+            "short_name": self.short_name,
             "move_id": self.move_id,
             "sent": str(self.sent),
             "lineup": str(self.corrected.lineup),
@@ -122,18 +131,20 @@ def gather_inputs(conn: sqlite3.Connection, rnd: RoundRow) -> RoundInputs:
             continue
         entrants.append(EntrantInput(
             team.id, team.name, move.id, move.lineup, correct(move.lineup, budget(team.wp)),
-            team.wp, team.psz,
+            team.wp, team.psz, team.short_name,
         ))
     return RoundInputs(rnd, tuple(entrants), tuple(doomed))
 
 
 def play(inputs: dict[str, Any], progress: Callable[..., Any] | None = None) -> dict[str, Any]:
-    """The tournament report of stored inputs (the same call for evaluation and replay)."""
+    """The tournament report of stored inputs (the same call for evaluation and
+    replay). ``short_name`` is optional: inputs stored before it existed lack it."""
     from bot.rules.report import build_report
     from bot.rules.tournament import Entrant, Points
 
     entrants = [
-        Entrant(e["name"], Lineup.parse(e["lineup"]), Fraction(Decimal(e["psz"])))
+        Entrant(e["name"], Lineup.parse(e["lineup"]), Fraction(Decimal(e["psz"])),
+                e.get("short_name"))
         for e in inputs["entrants"]
     ]
     report = build_report(
@@ -279,8 +290,18 @@ class ReplayResult:
 
 
 def replay_stored(inputs_text: str, report_text: str, number: int) -> ReplayResult:
+    """Play stored inputs again and compare with the stored report (brought to
+    the current layout first: an old round's report lacks only keys that are
+    derived from what it holds)."""
+    from bot.rules.report import ReportFormatError, upgrade_report
+
     inputs = json.loads(inputs_text)
-    stored = json.loads(report_text)
+    try:
+        stored = upgrade_report(json.loads(report_text))
+    except ReportFormatError as exc:
+        raise EvaluationError(
+            f"the stored report of round {number} cannot be read: {exc}"
+        ) from exc
     fresh = play(inputs)
     identical = canonical_json(fresh) == canonical_json(stored)
     diff = ""
