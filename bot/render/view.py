@@ -4,12 +4,20 @@ language-neutral values the templates only have to lay out.
 Reading the report here (not in the templates) means a report of the wrong
 shape fails with an ``InvalidReportError`` naming the key, and the German
 and English templates cannot disagree about what is shown.
+
+Team names: every value keeps the team's full name (the HTML shows it).
+The plain text's fixed-width tables show ``Newsletter.label(name)`` instead,
+the team's short name (RULES.md §7, the report's ``teams[i]["short_name"]``),
+made unique within the round; ``Newsletter.legend`` says which label stands
+for which team wherever the two differ. A report stored before short names
+existed (format 1) has none, so its labels are the full names.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
@@ -17,6 +25,7 @@ from bot.render.errors import InvalidReportError
 from bot.render.formatting import to_fraction
 from bot.render.model import PszRow, WpRow
 from bot.render.public import ensure_public, gm_names
+from bot.render.textwidth import clean
 from bot.rules.lineup import Lineup
 from bot.rules.rounding import half_up
 
@@ -147,6 +156,15 @@ class Ranked:
 
 
 @dataclass(frozen=True, slots=True)
+class LegendEntry:
+    """A label of the plain-text tables and the team it stands for."""
+
+    label: str
+    team: str
+    gm: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Newsletter:
     empty: bool
     points: tuple[int, int, int]
@@ -162,6 +180,14 @@ class Newsletter:
     wp_table: tuple[Ranked, ...]
     psz_table: tuple[Ranked, ...]
     gm: frozenset[str]
+    #: Full name -> the label the plain-text tables show (see the module docstring).
+    labels: Mapping[str, str] = field(default_factory=dict)
+    #: Every label that is not the team's full name, ordered by label.
+    legend: tuple[LegendEntry, ...] = ()
+
+    def label(self, team: str) -> str:
+        """How ``team`` appears in a fixed-width table: its unique short label."""
+        return self.labels.get(team, team)
 
 
 def _get(node: Mapping, key: str, where: str, expected: str) -> object:
@@ -344,6 +370,71 @@ def _expectation(report: Mapping, gm: frozenset[str]) -> tuple[Expectation, ...]
     )
 
 
+def _fold(text: str) -> str:
+    """Labels that look alike to a reader compare equal: spaces folded, case ignored."""
+    return " ".join(clean(text).split()).casefold()
+
+
+def table_labels(teams: Sequence[tuple[str, str | None]]) -> dict[str, str]:
+    """Full name -> label for the fixed-width tables, from (name, short name)
+    pairs in report order (a missing short name: the name).
+
+    Labels must tell teams apart, but short names need not be unique (two
+    managers may both pick ``Wanderer``). Teams whose labels look alike
+    (``_fold``) are numbered in report order, ``Wanderer 1``,
+    ``Wanderer 2``, skipping any number that is itself another team's label.
+    """
+    wanted: dict[str, str] = {}
+    for name, short in teams:
+        if name not in wanted:
+            wanted[name] = short if short and short.strip() else name
+    by_fold: dict[str, list[str]] = {}
+    for name, label in wanted.items():
+        by_fold.setdefault(_fold(label), []).append(name)
+    taken = set(by_fold)
+    labels = dict(wanted)
+    for names in by_fold.values():
+        if len(names) < 2:
+            continue
+        number = 0
+        for name in names:
+            number += 1
+            while _fold(f"{wanted[name]} {number}") in taken:
+                number += 1
+            labels[name] = f"{wanted[name]} {number}"
+            taken.add(_fold(labels[name]))
+    return labels
+
+
+def _teams(report: Mapping) -> list[tuple[str, str | None]]:
+    teams = report.get("teams", [])
+    if not isinstance(teams, list):
+        raise InvalidReportError("['teams']", teams, "a list of teams")
+    out = []
+    for i, team in enumerate(teams):
+        where = f"['teams'][{i}]"
+        name = _get(team, "name", where, "a team name")
+        short = team.get("short_name")
+        if not isinstance(name, str) or not isinstance(short, str | None):
+            raise InvalidReportError(where, team, "a team with a text 'name' and 'short_name'")
+        out.append((name, short))
+    return out
+
+
+def _sort_key(text: str) -> str:
+    """Alphabetical as a reader expects: ``Äquator`` next to ``Aachen``, not after ``Z``."""
+    decomposed = unicodedata.normalize("NFKD", _fold(text))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _legend(labels: Mapping[str, str], gm: frozenset[str]) -> tuple[LegendEntry, ...]:
+    entries = [
+        LegendEntry(label, name, name in gm) for name, label in labels.items() if label != name
+    ]
+    entries.sort(key=lambda e: (_sort_key(e.label), _fold(e.label), e.label, e.team))
+    return tuple(entries)
+
+
 def _table(rows: Iterable[WpRow | PszRow], key: str) -> tuple[Ranked, ...]:
     """Best first; the PSZ is compared as shown (a whole number), so teams
     that look equal share a rank."""
@@ -372,6 +463,7 @@ def build_newsletter(
         for i, t in enumerate(public.get("gm_teams") or [])
     )
     simulations = public.get("simulations") or 0
+    labels = table_labels(_teams(public))
     return Newsletter(
         empty=bool(public.get("empty", not teams)),
         points=tuple(_int(points[k], f"['points'][{k!r}]") for k in ("win", "draw", "loss")),
@@ -387,4 +479,6 @@ def build_newsletter(
         wp_table=_table(wp_table, "wp"),
         psz_table=_table(psz_table, "psz"),
         gm=gm,
+        labels=labels,
+        legend=_legend(labels, gm),
     )
