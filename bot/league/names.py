@@ -20,6 +20,13 @@ CLUB_WORDS = frozenset({
     "afc", "cf", "ac", "as", "ssc", "club", "e.v.", "ev", "1.", "08", "04", "05", "09",
 })
 
+#: Small words a shortened name must not end with (German and English).
+LINKING_WORDS = frozenset({
+    "aus", "vom", "von", "der", "die", "das", "des", "den", "dem", "am", "an", "im", "in",
+    "bei", "und", "zu", "zum", "zur", "auf", "mit", "of", "the", "and", "at", "on", "de",
+    "&", "+", "-", "/",
+})
+
 
 def clean(text: str) -> str:
     """NFKC-normalized, stripped, inner whitespace folded to single spaces."""
@@ -45,15 +52,16 @@ def shorten(text: str, limit: int) -> str:
     text = clean(text)
     if len(text) <= limit:
         return text
-    words, kept = text.split(" "), ""
+    words, kept = text.split(" "), []
     for word in words:
-        candidate = f"{kept} {word}" if kept else word
-        if len(candidate) > limit:
+        if len(" ".join([*kept, word])) > limit:
             break
-        kept = candidate
-    if len(kept) * 2 < limit:
-        kept = text[:limit]
-    return kept.rstrip(" -/,.;:&+") or text[:limit]
+        kept.append(word)
+    if len(" ".join(kept)) * 2 < limit:
+        return text[:limit].rstrip(" -/,.;:&+") or text[:limit]
+    while len(kept) > 1 and kept[-1].casefold().rstrip(".,") in LINKING_WORDS:
+        kept.pop()  # "Red Devils of Dover and" -> "Red Devils of Dover"
+    return " ".join(kept).rstrip(" -/,.;:&+") or text[:limit]
 
 
 def derive_short_name(name: str, limit: int) -> str:

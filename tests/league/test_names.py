@@ -107,3 +107,10 @@ def test_password_hash_errors_are_clear():
         hash_password("x", n=3)
     with pytest.raises(ValueError, match="scrypt"):
         verify_password("x", "md5$abc")
+
+
+def test_shortened_names_do_not_end_in_a_small_word():
+    assert shorten("Red Devils of Dover and District United", 30) == "Red Devils of Dover"
+    assert derive_short_name("Hertha Ost aus dem Wedding Nord", 15) == "Hertha Ost"
+    assert derive_short_name("Grüne Jäger vom Bodensee Süd", 15) == "Grüne Jäger"
+    assert shorten("Straße aus Stein und Beton", 15) == "Straße"
