@@ -253,7 +253,7 @@ class _Mail:
             return
         if team.registered_round == self.target and team.last_played_round is None:
             pardoned = repo.pardon_teams_doomed_by(self.conn, team.id)
-            repo.cancel_registration(self.conn, team.id)
+            repo.cancel_registration(self.conn, team.id, self.target)
             if self.selected == team.id:
                 self.selected = None
             self.note(oc.REGISTRATION_WITHDRAWN, team=team.name, round=self.target)

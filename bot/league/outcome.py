@@ -83,8 +83,8 @@ CODES: dict[str, str] = {
     WITHDRAWN: "The team is taken out of the round; it does not play unless a new lineup "
     "comes before the deadline. params: team, round, had_lineup (bool).",
     REGISTRATION_WITHDRAWN: "The team registered for this round was withdrawn before the "
-    "deadline: it is removed as if never registered and its name is free again. params: "
-    "team, round.",
+    "deadline: it will not play and its moves are gone; its name stays taken (names are "
+    "unique across all teams ever registered). params: team, round.",
     TEAM_WILL_BE_DELETED: "The manager would own more than two teams: this (weaker) team "
     "will be deleted for good when round `round` is evaluated, unless the new team's "
     "registration is withdrawn before the deadline. params: team, wp, round, because "

@@ -206,10 +206,15 @@ def pardon_teams_doomed_by(conn: sqlite3.Connection, team_id: int) -> list[int]:
     return [r[0] for r in rows]
 
 
-def cancel_registration(conn: sqlite3.Connection, team_id: int) -> None:
-    """Remove a team that never played as if it had never been registered."""
+def cancel_registration(conn: sqlite3.Connection, team_id: int, round_number: int) -> None:
+    """Withdraw the registration of a team that never played: its moves go, the
+    team is marked deleted in ``round_number``, and its name stays taken
+    (RULES.md §7: names are unique across all teams ever registered)."""
     conn.execute("DELETE FROM moves WHERE team_id = ?", (team_id,))
-    conn.execute("DELETE FROM teams WHERE id = ? AND last_played_round IS NULL", (team_id,))
+    conn.execute(
+        "UPDATE teams SET deleted_round = ? WHERE id = ? AND last_played_round IS NULL",
+        (round_number, team_id),
+    )
 
 
 # -- rounds -------------------------------------------------------------------

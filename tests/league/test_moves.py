@@ -269,8 +269,11 @@ def test_withdrawing_a_new_registration_cancels_it(league):
     anna.send(register("Alpha"))
     out = anna.send(Withdraw("Zurückziehen: Alpha", "Alpha"))
     assert oc.REGISTRATION_WITHDRAWN in out.codes() and out.teams == []
-    assert count(league, "SELECT COUNT(*) FROM teams") == 0
-    assert anna.send(register("alpha")).accepted  # the name is free again
+    assert count(league, "SELECT COUNT(*) FROM teams WHERE deleted_round IS NULL") == 0
+    assert count(league, "SELECT COUNT(*) FROM moves") == 0
+    again = anna.send(register("alpha"))  # names are unique across all teams ever registered
+    assert not again.accepted and oc.NAME_TAKEN in again.codes()
+    assert anna.send(register("Beta")).accepted  # and the manager can register another
 
 
 # -- the two-team limit ------------------------------------------------------------
