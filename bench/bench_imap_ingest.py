@@ -59,15 +59,7 @@ def make_mail(n: int) -> bytes:
 
 
 def settings(server: DovecotServer, **overrides: object) -> ImapSettings:
-    values: dict[str, object] = {
-        "host": server.host,
-        "port": server.imap_port,
-        "security": "none",
-        "username": BOT_ADDRESS,
-        "password": server.password(BOT_ADDRESS),
-    }
-    values.update(overrides)
-    return ImapSettings(**values)  # type: ignore[arg-type]
+    return server.imap_settings(**overrides)
 
 
 def bare_fetch(server: DovecotServer) -> Figure:

@@ -29,6 +29,8 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 from imapclient import IMAPClient
 
+from bot.mail.imap_source import ImapSettings
+
 HOST = "127.0.0.1"
 DOVECOT_BINARY = "/usr/sbin/dovecot"
 BOT_ADDRESS = "bot@example.org"
@@ -307,6 +309,18 @@ service lmtp {{
 
     def password(self, user: str) -> str:
         return self.users[user]
+
+    def imap_settings(self, **overrides: object) -> ImapSettings:
+        """The bot's ``ImapSettings`` for this server (plain IMAP on loopback)."""
+        values: dict[str, object] = {
+            "host": self.host,
+            "port": self.imap_port,
+            "security": "none",
+            "username": BOT_ADDRESS,
+            "password": self.password(BOT_ADDRESS),
+        }
+        values.update(overrides)
+        return ImapSettings(**values)  # type: ignore[arg-type]
 
     def client(self, user: str = BOT_ADDRESS) -> IMAPClient:
         """A logged-in plain-text IMAP client (close it with ``logout()``)."""

@@ -29,16 +29,7 @@ def mail(n: int, sender: str = "anna@example.org") -> bytes:
 
 
 def settings(server: DovecotServer, **overrides: object) -> ImapSettings:
-    values: dict[str, object] = {
-        "host": server.host,
-        "port": server.imap_port,
-        "security": "none",
-        "username": BOT_ADDRESS,
-        "password": server.password(BOT_ADDRESS),
-        "timeout": 5,
-    }
-    values.update(overrides)
-    return ImapSettings(**values)  # type: ignore[arg-type]
+    return server.imap_settings(**{"timeout": 5, **overrides})
 
 
 def capability_server(capabilities: str) -> DovecotServer:
