@@ -50,7 +50,7 @@ ROUND_1 = {
     "Blue Devils": "10-10-20-25-25",
     "FC Cortes": "8-9-20-25-28",
     "Dreher 04": "5-5-20-20-30",
-    "Eintracht Erik": "0-0-30-30-30",  # the correction, not the first lineup
+    "Eintracht Erik": "1-1-28-29-29",  # the correction, not the first lineup
 }
 
 
@@ -86,8 +86,8 @@ def test_three_rounds_of_mail_deadlines_newsletters_and_reminders(game: Game) ->
     assert "Rote Teufel" in replies[ANNA].text and "Passwort" in replies[ANNA].text
 
     correction = game.send(ERIK, "Re: Anmeldung",
-                           f"Passwort: {passwords[ERIK]}\nEintracht Erik: 0-0-30-30-30\n")
-    assert "0-0-30-30-30" in game.reply_to(correction).text
+                           f"Passwort: {passwords[ERIK]}\nEintracht Erik: 1-1-28-29-29\n")
+    assert "1-1-28-29-29" in game.reply_to(correction).text
     # The players read their answers in their own IMAP mailboxes.
     def erik_reads() -> list[bytes] | None:
         mails = game.dovecot.list_folder(user=ERIK)
@@ -112,7 +112,7 @@ def test_three_rounds_of_mail_deadlines_newsletters_and_reminders(game: Game) ->
     for address, [letter] in news_1.items():
         assert letter.message["Content-Language"] == ("en" if address in ENGLISH else "de")
         assert "Rote Teufel" in letter.text and "Eintracht Erik" in letter.text
-        assert "0-0-30-30-30" not in letter.text  # never a player's lineup
+        assert "1-1-28-29-29" not in letter.text  # never a player's lineup
     wait_until(lambda: [d for d in smtp.sent_of("digest") if d.rcpt == GM],
                "the round 1 digest to the game master", context=game.logs)
     # D2 - 1 h lies before the round opened: the due reminder goes out at once.
