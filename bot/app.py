@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import Config
-from bot.league.service import League
+from bot.league.service import EvaluationResult, League
 from bot.league.settings import LeagueSettings
 from bot.league.tables import PszRow as LeaguePszRow
 from bot.league.tables import WpRow as LeagueWpRow
@@ -236,16 +236,21 @@ class App:
     def evaluate_due(self, now: datetime | None = None, *, force: bool = False) -> int | None:
         """Evaluate the open round if its deadline passed (or ``force``), then queue
         the newsletters and the GM digest. Returns the round evaluated."""
-        now = now or self.clock()
-        current = self.open_round_deadline()
-        after = max(now, current) if current else now
-        next_deadline = self.plan.next_deadline(after)
-        result = self.league.evaluate_due(now, next_deadline=next_deadline, force=force)
+        result = self._evaluate(now or self.clock(), force=force)
         if result is None:
             return None
         self.publish(result.round)
         self.send_digest(result.round)
         return result.round
+
+    def _evaluate(self, now: datetime, *, force: bool) -> EvaluationResult | None:
+        """The league's evaluation, with the next round's deadline from the plan
+        (the first planned one after now and after the open round's deadline)."""
+        current = self.open_round_deadline()
+        after = max(now, current) if current else now
+        return self.league.evaluate_due(
+            now, next_deadline=self.plan.next_deadline(after), force=force
+        )
 
     def unpublished_rounds(self, kind: str = "newsletter") -> list[int]:
         """Evaluated rounds whose newsletters (or digest) are not queued (a crash
@@ -270,10 +275,13 @@ class App:
     def render_round(
         self, round_number: int, language: str | None = None, *,
         conn: sqlite3.Connection | None = None,
+        public: dict[str, Any] | None = None,
     ) -> RenderedMail:
-        """The newsletter of an evaluated round in ``language``."""
+        """The newsletter of an evaluated round in ``language`` (``public``: the
+        round's public report, if the caller has read it already)."""
         language = language or self.config.newsletter.language
-        public = self.league.stored_report(round_number, public=True)
+        if public is None:
+            public = self.league.stored_report(round_number, public=True)
         own = conn is None
         conn = conn or self.db.connect()
         try:
@@ -310,10 +318,10 @@ class App:
         The Message-ID does not depend on the language, so publishing again after a
         crash never queues a second copy."""
         default = self.config.newsletter.language
-        rendered = {default: self.render_round(round_number, default)}
+        public = self.league.stored_report(round_number, public=True)
+        rendered = {default: self.render_round(round_number, default, public=public)}
         write_archive(
-            self.config.state_dir / "archive", round_number, rendered[default],
-            self.league.stored_report(round_number, public=True),
+            self.config.state_dir / "archive", round_number, rendered[default], public,
             game_name=self.config.game.name,
         )
         queued = 0
@@ -332,7 +340,9 @@ class App:
             ]
             for address, name, language, unsubscribe in copies:
                 if language not in rendered:
-                    rendered[language] = self.render_round(round_number, language, conn=conn)
+                    rendered[language] = self.render_round(
+                        round_number, language, conn=conn, public=public
+                    )
                 self._queue(
                     conn, kind=MailKind.NEWSLETTER, to=address, to_name=name,
                     rendered=rendered[language], key=f"newsletter/round-{round_number}",
@@ -419,12 +429,7 @@ class App:
                 _with_state(self.config, state), source=self.source, sender=self.sender,
                 clock=self.clock, db=open_database(state), league_settings=self.league.settings,
             )
-            now = self.clock()
-            current = twin.open_round_deadline()
-            after = max(now, current) if current else now
-            result = twin.league.evaluate_due(
-                now, next_deadline=twin.plan.next_deadline(after), force=force
-            )
+            result = twin._evaluate(self.clock(), force=force)
             if result is None:
                 return None
             rendered = twin.render_round(result.round)
