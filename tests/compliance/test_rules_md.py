@@ -205,6 +205,7 @@ from bot.rules import Lineup, correct, odds
 from bot.rules.errors import InvalidLineupError
 from bot.rules.match import chances, goal_distribution, play, play_chances
 from bot.rules.wp import INITIAL_WP, budget
+from tests.rules.test_examples import CORRECTION_EXAMPLES
 
 # --------------------------------------------------------------------------- §2
 
@@ -223,18 +224,7 @@ def test_budget_is_floor_of_wp_and_new_team_has_90() -> None:
     assert budget("92.32") == 92
 
 
-@pytest.mark.parametrize(
-    ("sent", "wp", "played"),
-    [
-        ("10-10-15-15-20", 90, "10-10-15-15-20"),
-        ("10-10-20-25-25", 90, "8-8-16-21-21"),
-        ("0-0-10-40-40", 90, "0-0-10-30-30"),
-        ("12-3-10-40-50", 95, "10-3-10-30-29"),
-        ("3-4-40-10-50", 92, "3-4-30-10-30"),
-        ("10-10-30-30-30", 100, "8-7-24-23-23"),
-        ("0-0-0-50-40", 90, "0-0-0-0-0"),
-    ],
-)
+@pytest.mark.parametrize(("sent", "wp", "played"), CORRECTION_EXAMPLES)
 def test_correction_examples_of_the_rules(sent: str, wp: int, played: str) -> None:
     assert str(correct(Lineup.parse(sent), budget(Decimal(wp))).lineup) == played
 
