@@ -1,5 +1,5 @@
 """Real rounds for the rendering tests: fixed-seed tournaments played by
-``bot.rules.report.build_report``, with the league's WP and PSZ tables
+``bot.rules.report.round_report``, with the league's WP and PSZ tables
 derived from them the way the league does (start 90 WP / 250 PSZ): the
 league's own ``WpRow``/``PszRow``, best first, equal values sharing a place.
 
@@ -21,7 +21,7 @@ from bot.league.tables import PszRow, WpRow
 from bot.render.model import RoundInfo
 from bot.rules.gm_teams import all_gm_lineups
 from bot.rules.lineup import Lineup
-from bot.rules.report import build_report, public_report
+from bot.rules.report import RoundReport, public_report, round_report
 from bot.rules.rounding import half_up
 from bot.rules.tournament import Entrant
 
@@ -57,6 +57,8 @@ def team_name(index: int) -> str:
 class Round:
     """A played round and everything a newsletter about it needs."""
 
+    #: The typed report (``round_report``) and the JSON forms the league stores.
+    typed: RoundReport
     report: dict
     public: dict
     entrants: tuple[Entrant, ...]
@@ -64,6 +66,10 @@ class Round:
     wp_table: tuple[WpRow, ...]
     psz_table: tuple[PszRow, ...]
     round_info: RoundInfo
+
+    @property
+    def public_typed(self) -> RoundReport:
+        return self.typed.public()
 
     @property
     def player_lineups(self) -> dict[str, Lineup]:
@@ -113,11 +119,12 @@ def make_round(
     rng = random.Random(seed)
     names = names or [team_name(i) for i in range(players)]
     entrants = tuple(Entrant(names[i], player_lineup(rng)) for i in range(players))
-    report = build_report(list(entrants), seed, simulations=simulations)
+    typed = round_report(list(entrants), seed, simulations=simulations)
+    report = typed.to_json()
     managers = {e.name: MANAGERS[i % len(MANAGERS)] for i, e in enumerate(entrants)}
     wp_table, psz_table = standings(report, managers)
     season, in_season = divmod(number - 1, 5)
     return Round(
-        report, public_report(report), entrants, managers, wp_table, psz_table,
+        typed, report, public_report(report), entrants, managers, wp_table, psz_table,
         RoundInfo(season + 1, in_season + 1, number),
     )
