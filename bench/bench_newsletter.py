@@ -18,14 +18,15 @@ import statistics
 import tempfile
 import time
 from datetime import UTC, datetime
-from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 from bot.mail import outbox
 from bot.mail.compose import compose
 from bot.render import PszRow, RoundInfo, WpRow, make_environment, render_newsletter
 from bot.rules.lineup import Lineup
-from bot.rules.report import build_report, public_report
+from bot.rules.report import RoundReport, round_report
+from bot.rules.rounding import half_up, to_cents
 from bot.rules.tournament import Entrant
 from bot.storage.db import open_database
 
@@ -34,7 +35,7 @@ DEADLINE = datetime(2026, 12, 6, 19, 0, tzinfo=UTC)
 ADDRESS = re.compile(rb"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 
 
-def play(players: int, seed: int) -> tuple[dict, list[WpRow], list[PszRow], float]:
+def play(players: int, seed: int) -> tuple[RoundReport, list[WpRow], list[PszRow], float]:
     rng = random.Random(seed)
     entrants = [
         Entrant(
@@ -45,12 +46,16 @@ def play(players: int, seed: int) -> tuple[dict, list[WpRow], list[PszRow], floa
         for i in range(players)
     ]
     start = time.perf_counter()
-    report = build_report(entrants, seed, simulations=2000)
+    report = round_report(entrants, seed, simulations=2000)
     seconds = time.perf_counter() - start
-    wp = [WpRow(t, f"Manager {t[5:7]}", Decimal(90) + Decimal(g), Decimal(g))
-          for t, g in report["wp_gain"].items()]
-    psz = [PszRow(t, f"Manager {t[5:7]}", Decimal(p["after"])) for t, p in report["psz"].items()]
-    return public_report(report), wp, psz, seconds
+    gains = sorted(report.wp_gain.items(), key=lambda e: -e[1])
+    wp = [WpRow(1 + [g for _, g in gains].index(g), t, t, f"Manager {t[5:7]}", 90 + g, g)
+          for t, g in gains]
+    after = sorted(((t, u.after) for t, u in report.psz.items()), key=lambda e: -e[1])
+    shown = [half_up(Fraction(a)) for _, a in after]
+    psz = [PszRow(1 + shown.index(n), t, t, f"Manager {t[5:7]}", to_cents(a), n)
+           for (t, a), n in zip(after, shown, strict=True)]
+    return report.public(), wp, psz, seconds
 
 
 def main() -> None:
@@ -61,7 +66,7 @@ def main() -> None:
     args = parser.parse_args()
 
     public, wp, psz, report_s = play(args.players, seed=64)
-    teams = len(public["teams"])
+    teams = len(public.teams)
     info = RoundInfo(3, 2, 12)
 
     rendered = {}

@@ -25,10 +25,11 @@ from pathlib import Path
 
 from jinja2 import Environment
 
+from bot.render.environment import Environments, environment_for
 from bot.render.model import RenderedMail
-from bot.render.newsletter import environment_for
-from bot.render.public import ensure_public
+from bot.render.public import ensure_public, public_round
 from bot.render.textwidth import clean
+from bot.rules.report import RoundReport
 
 ROUND_FILE = re.compile(r"^round-(\d{3,})\.html$")
 _TITLE = re.compile(r"<title>(.*?)</title>", re.DOTALL)
@@ -122,7 +123,11 @@ def archived_rounds(archive_dir: Path) -> list[ArchivedRound]:
 
 
 def write_index(
-    archive_dir: Path, *, game_name: str, language: str, env: Environment | None = None
+    archive_dir: Path,
+    *,
+    game_name: str,
+    language: str,
+    env: Environment | Environments | None = None,
 ) -> Path:
     """Regenerate ``index.html`` from the round pages in ``archive_dir``."""
     env = environment_for(language, env)
@@ -141,15 +146,20 @@ def write_archive(
     archive_dir: Path,
     round_number: int,
     rendered: RenderedMail,
-    public_report: Mapping,
+    public_report: RoundReport | Mapping,
     *,
     game_name: str = "Turnited",
-    env: Environment | None = None,
+    env: Environment | Environments | None = None,
 ) -> ArchivePaths:
     """Store a round's newsletter (in the configured language) and its public
-    report, then regenerate the index. Refuses a report with a player lineup
-    (``LineupLeakError``). Writing the same round again replaces its files."""
-    ensure_public(public_report)
+    report (``RoundReport.public()``, or its JSON as stored, which is then
+    written as given), then regenerate the index. Refuses a report with a
+    player lineup (``LineupLeakError``). Writing the same round again
+    replaces its files."""
+    if isinstance(public_report, RoundReport):
+        public_report = public_round(public_report).to_json()
+    else:
+        ensure_public(public_report)
     if rendered.html is None:
         raise ValueError("the archive needs the HTML newsletter; rendered.html is None")
     folder = Path(archive_dir)

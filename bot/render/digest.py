@@ -19,10 +19,10 @@ from datetime import datetime
 
 from jinja2 import Environment
 
+from bot.render.environment import Environments, environment_for
 from bot.render.formatting import zone
 from bot.render.model import RenderedMail
-from bot.render.newsletter import environment_for, tidy_text
-from bot.render.textwidth import clean
+from bot.render.textwidth import clean, tidy_text
 
 #: The known entries, in the order they are shown (attention first).
 KNOWN = ("needs_attention", "failed_sends", "bounces", "errors", "mails_processed", "moves")
@@ -68,7 +68,7 @@ def render_digest(
     timezone: str,
     game_name: str,
     language: str = "de",
-    env: Environment | None = None,
+    env: Environment | Environments | None = None,
 ) -> RenderedMail:
     """The digest for the game master at ``now`` (plain text; ``html`` None).
     The subject says whether anything needs a human."""

@@ -1,4 +1,12 @@
-"""The Jinja environment factory: one environment per language, no singleton.
+"""The Jinja environments of the renderer and its one render cache.
+
+``Environments`` is the render cache: one environment per language, made
+on first use and kept, so each template is compiled once. The use-case
+layer holds ONE instance and passes it as ``env=`` to every renderer
+(``render_newsletter``, ``render_reply``, ``render_reminder``,
+``render_digest``, ``write_archive``), whatever the language of the mail;
+``environment_for`` picks the language's environment from it. A single
+``Environment`` (``make_environment``) is accepted too, for one language.
 
 Templates are looked up first in ``templates/<language>/`` (the words) and
 then in ``templates/shared/`` (layout, style sheet, macros). Templates whose
@@ -9,14 +17,16 @@ never inject markup; every undefined variable is an error
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from bot.render import formatting, reasons, textwidth
+import bot.render.formatting as formatting
+import bot.render.textwidth as textwidth
 from bot.render.formatting import check_language
+from bot.render.reasons import reason
 
 #: The templates shipped with the bot (``<repository>/templates``).
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
@@ -64,7 +74,8 @@ def make_environment(language: str, templates_dir: Path | None = None) -> Enviro
     env.filters["ljust"] = textwidth.ljust
     env.filters["rjust"] = textwidth.rjust
     env.filters["clean"] = textwidth.clean
-    env.filters["reason"] = partial(reasons.reason, language=language)
+    env.filters["reason"] = partial(reason, language=language)
+    env.filters["score"] = score
     env.globals.update(
         language=language,
         table=textwidth.table,
@@ -75,15 +86,21 @@ def make_environment(language: str, templates_dir: Path | None = None) -> Enviro
     return env
 
 
+def score(goals: Sequence[int]) -> str:
+    """A result as players read it: ``3:1`` (home goals first)."""
+    home, away = goals
+    return f"{home}:{away}"
+
+
 def _last(func: Callable[[object, str], str], language: str, value: object) -> str:
     """Call ``func(value, language)``: filters take the value first."""
     return func(value, language)
 
 
 class Environments:
-    """One environment per language, made on first use and then reused, so
-    every template is compiled once per process (owned by whoever renders
-    many mails: the pipeline, the App; not a global)."""
+    """The render cache: one environment per language, made on first use and
+    then reused, so every template is compiled once per process. Not a
+    global: the use-case layer owns one and passes it to every renderer."""
 
     def __init__(self, templates_dir: Path | None = None) -> None:
         self.templates_dir = templates_dir
@@ -95,3 +112,19 @@ class Environments:
         if env is None:
             env = self._made[language] = make_environment(language, self.templates_dir)
         return env
+
+
+def environment_for(language: str, env: Environment | Environments | None) -> Environment:
+    """The environment to render ``language`` with: from the cache ``env``,
+    ``env`` itself if it was made for ``language``, else a fresh one."""
+    language = check_language(language)
+    if env is None:
+        return make_environment(language)
+    if isinstance(env, Environments):
+        return env.get(language)
+    if env.globals.get("language") != language:
+        raise ValueError(
+            f"environment is for {env.globals.get('language')!r}, not {language!r}: "
+            f"make one with make_environment({language!r}) or pass an Environments cache"
+        )
+    return env

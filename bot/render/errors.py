@@ -27,7 +27,8 @@ class LineupLeakError(RenderError):
     """A report handed to a public renderer still contains a player lineup.
 
     RULES.md §5/§8: GM lineups are published, player lineups never are. The
-    newsletter and the archive only accept ``bot.rules.report.public_report``.
+    newsletter and the archive only accept ``RoundReport.public()`` (or its
+    JSON, ``bot.rules.report.public_report``).
     """
 
     def __init__(self, where: str, team: object) -> None:
@@ -35,12 +36,13 @@ class LineupLeakError(RenderError):
         self.team = team
         super().__init__(
             f"player lineup of team {team!r} found at {where}: player lineups are never "
-            f"published (RULES.md §8); render public_report(report), not the full report"
+            f"published (RULES.md §8); render report.public() (public_report(report)), "
+            f"not the full report"
         )
 
 
 class InvalidReportError(RenderError):
-    """A report that does not have the documented shape of ``build_report``."""
+    """A report that does not have the documented shape of ``RoundReport.to_json``."""
 
     def __init__(self, where: str, value: object, expected: str) -> None:
         self.where = where

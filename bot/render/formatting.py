@@ -110,8 +110,9 @@ def wp(value: object, language: str = DEFAULT_LANGUAGE) -> str:
 
 
 def wp_gain(value: object, language: str = DEFAULT_LANGUAGE) -> str:
-    """This round's WP gain, signed: ``+0,80``; no gain is ``0,00``."""
-    return fixed(value, 2, language, sign=True)
+    """This round's WP gain, signed: ``+0,80``; no gain (0, or None: the team
+    did not play this round) is ``0,00``."""
+    return fixed(0 if value is None else value, 2, language, sign=True)
 
 
 def psz(value: object, language: str = DEFAULT_LANGUAGE) -> str:

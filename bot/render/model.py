@@ -1,9 +1,16 @@
-"""The small value types the renderers take and return."""
+"""The small value types the renderers take and return.
+
+The WP and PSZ table rows are the league's (``bot.league.tables.WpRow`` and
+``PszRow``). ``WpRow``/``PszRow`` here are the old render-side shapes that
+``bot/app.py`` still builds (``bot.render.legacy``; transitional).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
+
+from bot.render.legacy import LegacyPszRow as PszRow
+from bot.render.legacy import LegacyWpRow as WpRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,25 +21,6 @@ class RoundInfo:
     season: int
     round_in_season: int
     number: int
-
-
-@dataclass(frozen=True, slots=True)
-class WpRow:
-    """One line of the WP table (RULES.md §8): current WP and this round's gain."""
-
-    team: str
-    manager: str
-    wp: Decimal
-    gain: Decimal
-
-
-@dataclass(frozen=True, slots=True)
-class PszRow:
-    """One line of the PSZ table (RULES.md §10); shown as a whole number."""
-
-    team: str
-    manager: str
-    psz: Decimal
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,3 +41,6 @@ class ReminderTeam:
 
     name: str
     budget: int | None = None
+
+
+__all__ = ["PszRow", "ReminderTeam", "RenderedMail", "RoundInfo", "WpRow"]

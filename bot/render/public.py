@@ -1,9 +1,11 @@
 """The guard in front of everything published: no player lineup gets through.
 
-``bot.rules.report.public_report`` removes player lineups; the newsletter
-and the archive call ``ensure_public`` on what they are given, so a caller
-that hands them the full report by mistake gets a ``LineupLeakError``
-instead of a mail to every player with every lineup in it.
+``RoundReport.public()`` removes player lineups; the newsletter and the
+archive read what they are given through ``public_round``, so a caller that
+hands them the full report by mistake gets a ``LineupLeakError`` instead of
+a mail to every player with every lineup in it. A stored report (a dict) is
+searched for a lineup under any key first (``ensure_public``), then read
+into the typed ``RoundReport``.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.render.errors import InvalidReportError, LineupLeakError
+from bot.rules.report import ReportFormatError, RoundReport
 
 _LINEUP_KEYS = ("lineup", "lineups", "corrected_lineup")
 
@@ -28,10 +31,29 @@ def ensure_public(report: object) -> Mapping:
     """Return ``report`` unchanged if it holds no player lineup; else raise
     ``LineupLeakError`` naming where the first one was found."""
     if not isinstance(report, Mapping):
-        raise InvalidReportError("", report, "the dict of bot.rules.report.public_report")
+        raise InvalidReportError(
+            "", report, "RoundReport.public() or its JSON (bot.rules.report.public_report)"
+        )
     public_teams = gm_names(report)
     _walk(report, "report", public_teams)
     return report
+
+
+def public_round(report: RoundReport | Mapping) -> RoundReport:
+    """The public report to publish, typed: a ``RoundReport`` without player
+    lineups, or the JSON of one (``ensure_public`` first). A player lineup
+    raises ``LineupLeakError``, a dict of the wrong shape
+    ``InvalidReportError`` naming the key."""
+    if isinstance(report, RoundReport):
+        for index, team in enumerate(report.teams):
+            if not team.gm and team.lineup is not None:
+                raise LineupLeakError(f"report['teams'][{index}]['lineup']", team.name)
+        return report
+    ensure_public(report)
+    try:
+        return RoundReport.from_json(report)
+    except ReportFormatError as exc:
+        raise InvalidReportError(exc.where, exc.value, exc.expected) from None
 
 
 def _walk(node: object, where: str, public_teams: set[str]) -> None:

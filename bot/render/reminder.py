@@ -7,11 +7,11 @@ from datetime import datetime
 
 from jinja2 import Environment
 
+from bot.render.environment import Environments, environment_for
 from bot.render.errors import InvalidTimeError
 from bot.render.formatting import zone
 from bot.render.model import ReminderTeam, RenderedMail, RoundInfo
-from bot.render.newsletter import environment_for, tidy_text
-from bot.render.textwidth import clean
+from bot.render.textwidth import clean, tidy_text
 
 
 def render_reminder(
@@ -25,7 +25,7 @@ def render_reminder(
     language: str,
     game_name: str,
     game_address: str | None = None,
-    env: Environment | None = None,
+    env: Environment | Environments | None = None,
 ) -> RenderedMail:
     """Remind ``manager`` (display name) that ``teams`` have no lineup for
     the round closing at ``deadline``; says how long is left from ``now``.

@@ -19,10 +19,10 @@ from typing import Literal
 from jinja2 import Environment
 
 from bot.league.outcome import MoveOutcome
+from bot.render.environment import Environments, environment_for
 from bot.render.formatting import zone
 from bot.render.model import RenderedMail
-from bot.render.newsletter import environment_for, tidy_text
-from bot.render.textwidth import clean
+from bot.render.textwidth import clean, tidy_text
 
 Problem = Literal["too_large", "too_many_lines", "slow_down", "internal_error", "unreadable"]
 PROBLEMS: tuple[str, ...] = (
@@ -49,7 +49,7 @@ def render_reply(
     game_name: str,
     game_address: str | None,
     language: str | None = None,
-    env: Environment | None = None,
+    env: Environment | Environments | None = None,
 ) -> RenderedMail:
     """The reply to the mail that led to ``outcome``."""
     language = language or outcome.language
@@ -82,7 +82,7 @@ def render_problem(
     game_name: str,
     game_address: str | None,
     limit: int | None = None,
-    env: Environment | None = None,
+    env: Environment | Environments | None = None,
 ) -> RenderedMail:
     """A reply for a mail the league never saw (it changed nothing)."""
     if problem not in PROBLEMS:

@@ -119,3 +119,14 @@ def wrap(text: str, columns: int = TEXT_WIDTH, *, indent: str = "", hanging: str
             lines.append(current)
         out.append("\n".join(lines))
     return "\n\n".join(out)
+
+
+def tidy_text(text: str) -> str:
+    """Plain text as mailed: no trailing spaces, at most one blank line in a
+    row, exactly one newline at the end."""
+    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+    out: list[str] = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip("\n") + "\n"

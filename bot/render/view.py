@@ -1,16 +1,20 @@
-"""The newsletter's view model: the public report read into typed, ordered,
-language-neutral values the templates only have to lay out.
+"""The newsletter's view model: the display concerns of a public
+``RoundReport`` and the league's tables, ordered and labelled so the
+templates only have to lay them out.
 
-Reading the report here (not in the templates) means a report of the wrong
-shape fails with an ``InvalidReportError`` naming the key, and the German
-and English templates cannot disagree about what is shown.
+The report's own types (``bot.rules.report``: the tournament's stages,
+groups, games, table rows and knock-out games, the analytics' odds and
+expectation rows) and the league's ``WpRow``/``PszRow`` (places and the
+shown PSZ computed there) reach the templates as they are. What is added
+here is display only: the bracket by stage, the semi-final chances best
+first, shared ranks in the expectation table, and the table labels.
 
 Team names: every value keeps the team's full name (the HTML shows it).
 The plain text's fixed-width tables show ``Newsletter.label(name)`` instead,
-the team's short name (RULES.md §7, the report's ``teams[i]["short_name"]``),
-made unique within the round; ``Newsletter.legend`` says which label stands
-for which team wherever the two differ. A report stored before short names
-existed (format 1) has none, so its labels are the full names.
+the team's short name (RULES.md §7, ``ReportTeam.short_name``), made unique
+within the round; ``Newsletter.legend`` says which label stands for which
+team wherever the two differ. A report stored before short names existed
+(format 1) has none, so its labels are the full names.
 """
 
 from __future__ import annotations
@@ -18,92 +22,14 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
 from fractions import Fraction
 
-from bot.render.errors import InvalidReportError
-from bot.render.formatting import to_fraction
-from bot.render.model import PszRow, WpRow
-from bot.render.public import ensure_public, gm_names
+from bot.league.tables import PszRow, WpRow
+from bot.render.public import public_round
 from bot.render.textwidth import clean
-from bot.rules.lineup import Lineup
-from bot.rules.rounding import half_up
-
-KNOCKOUT_STAGES = ("semi_final", "third_place", "final")
-
-
-@dataclass(frozen=True, slots=True)
-class Game:
-    home: str
-    away: str
-    home_goals: int
-    away_goals: int
-
-    @property
-    def score(self) -> str:
-        return f"{self.home_goals}:{self.away_goals}"
-
-
-@dataclass(frozen=True, slots=True)
-class TableRow:
-    position: int
-    team: str
-    gm: bool
-    played: int
-    won: int
-    drawn: int
-    lost: int
-    goals_for: int
-    goals_against: int
-    points: int
-    qualified: bool
-    by_lot: bool
-
-    @property
-    def difference(self) -> int:
-        return self.goals_for - self.goals_against
-
-
-@dataclass(frozen=True, slots=True)
-class Group:
-    name: str
-    games: tuple[Game, ...]
-    table: tuple[TableRow, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Stage:
-    number: int
-    groups: tuple[Group, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Odds:
-    """Exact win/draw/loss probabilities of a knock-out game, home's side."""
-
-    win: Fraction
-    draw: Fraction
-    loss: Fraction
-
-
-@dataclass(frozen=True, slots=True)
-class KnockoutGame:
-    stage: str
-    home: str
-    away: str
-    home_goals: int
-    away_goals: int
-    winner: str
-    by_lot: bool
-    odds: Odds | None
-
-    @property
-    def score(self) -> str:
-        return f"{self.home_goals}:{self.away_goals}"
-
-    @property
-    def loser(self) -> str:
-        return self.away if self.winner == self.home else self.home
+from bot.rules.analytics import ExpectationRow, KnockoutOdds
+from bot.rules.report import ReportTeam, RoundReport
+from bot.rules.tournament import KnockoutGame, Stage
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,39 +46,20 @@ class Bracket:
 
 
 @dataclass(frozen=True, slots=True)
-class GmTeam:
-    name: str
-    lineup: Lineup
-
-
-@dataclass(frozen=True, slots=True)
 class SemiFinalChance:
+    """A semi-finalist's estimated chance (exact value of the stored float)."""
+
     team: str
-    gm: bool
     probability: Fraction
     stderr: Fraction | None
 
 
 @dataclass(frozen=True, slots=True)
-class Expectation:
-    position: int
-    team: str
-    gm: bool
-    points: Fraction
-    goals_for: Fraction
-    goals_against: Fraction
-
-    @property
-    def difference(self) -> Fraction:
-        return self.goals_for - self.goals_against
-
-
-@dataclass(frozen=True, slots=True)
-class Ranked:
-    """A WP or PSZ table line with its rank (equal values share a rank)."""
+class PlacedExpectation:
+    """A line of the expectation table with its rank (equal points share one)."""
 
     position: int
-    row: WpRow | PszRow
+    row: ExpectationRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,207 +73,101 @@ class LegendEntry:
 
 @dataclass(frozen=True, slots=True)
 class Newsletter:
-    empty: bool
-    points: tuple[int, int, int]
-    teams: int
-    player_teams: int
-    placings: tuple[str, ...]
+    report: RoundReport
     bracket: Bracket
-    stages: tuple[Stage, ...]
-    gm_teams: tuple[GmTeam, ...]
     chances: tuple[SemiFinalChance, ...]
-    simulations: int
-    expectation: tuple[Expectation, ...]
-    wp_table: tuple[Ranked, ...]
-    psz_table: tuple[Ranked, ...]
+    expectation: tuple[PlacedExpectation, ...]
+    wp_table: tuple[WpRow, ...]
+    psz_table: tuple[PszRow, ...]
     gm: frozenset[str]
     #: Full name -> the label the plain-text tables show (see the module docstring).
     labels: Mapping[str, str] = field(default_factory=dict)
     #: Every label that is not the team's full name, ordered by label.
     legend: tuple[LegendEntry, ...] = ()
 
+    @property
+    def empty(self) -> bool:
+        return self.report.empty
+
+    @property
+    def points(self) -> tuple[int, int, int]:
+        """Table points for a win, a draw and a loss."""
+        p = self.report.points
+        return p.win, p.draw, p.loss
+
+    @property
+    def teams(self) -> int:
+        """How many teams played."""
+        return len(self.report.teams)
+
+    @property
+    def player_teams(self) -> int:
+        return len(self.report.players)
+
+    @property
+    def placings(self) -> tuple[str, ...]:
+        return self.report.placings
+
+    @property
+    def stages(self) -> tuple[Stage, ...]:
+        return self.report.stages
+
+    @property
+    def gm_teams(self) -> tuple[ReportTeam, ...]:
+        return self.report.gm_teams
+
+    @property
+    def simulations(self) -> int:
+        return self.report.semi_final.simulations
+
     def label(self, team: str) -> str:
         """How ``team`` appears in a fixed-width table: its unique short label."""
         return self.labels.get(team, team)
 
-
-def _get(node: Mapping, key: str, where: str, expected: str) -> object:
-    if not isinstance(node, Mapping):
-        raise InvalidReportError(where, node, f"a mapping with the key {key!r}")
-    if key not in node:
-        raise InvalidReportError(f"{where}[{key!r}]", None, expected)
-    return node[key]
+    def odds(self, game: KnockoutGame) -> KnockoutOdds | None:
+        """The exact odds of a knock-out game, home team's side."""
+        return self.report.odds_of(game)
 
 
-def _int(value: object, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidReportError(where, value, "a whole number")
-    return value
-
-
-def _flag(value: object, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidReportError(where, value, "true or false")
-    return value
-
-
-def _number(value: object, where: str) -> Fraction:
-    try:
-        return to_fraction(value)
-    except (TypeError, ValueError):
-        raise InvalidReportError(where, value, "a number or an exact 'n/d' string") from None
-
-
-def _goals(node: Mapping, where: str) -> tuple[int, int]:
-    goals = _get(node, "goals", where, "[home goals, away goals]")
-    if not isinstance(goals, list | tuple) or len(goals) != 2:
-        raise InvalidReportError(f"{where}['goals']", goals, "[home goals, away goals]")
-    return _int(goals[0], f"{where}['goals'][0]"), _int(goals[1], f"{where}['goals'][1]")
-
-
-def _lineup(value: object, where: str) -> Lineup:
-    if isinstance(value, Lineup):
-        return value
-    if isinstance(value, str):
-        return Lineup.parse(value)
-    if isinstance(value, list | tuple):
-        return Lineup.from_values([_int(v, where) for v in value])
-    if isinstance(value, Mapping):
-        return Lineup(*(_int(value[k], where) for k in ("t", "a", "v", "m", "s")))
-    raise InvalidReportError(where, value, "a lineup such as '10-0-16-15-39'")
-
-
-def _ranked(values: Sequence[object]) -> list[int]:
+def ranks(values: Sequence[object]) -> list[int]:
     """Competition ranks (1, 2, 2, 4) of values already sorted best first."""
-    ranks: list[int] = []
+    out: list[int] = []
     for index, value in enumerate(values):
-        if index and value == values[index - 1]:
-            ranks.append(ranks[-1])
-        else:
-            ranks.append(index + 1)
-    return ranks
+        out.append(out[-1] if index and value == values[index - 1] else index + 1)
+    return out
 
 
-def _stages(report: Mapping, gm: frozenset[str]) -> tuple[Stage, ...]:
-    stages = report.get("stages", [])
-    if not isinstance(stages, list):
-        raise InvalidReportError("['stages']", stages, "a list of stages")
-    result = []
-    for s, stage in enumerate(stages):
-        where = f"['stages'][{s}]"
-        groups = []
-        for g, group in enumerate(_get(stage, "groups", where, "a list of groups")):
-            gw = f"{where}['groups'][{g}]"
-            games = tuple(
-                Game(
-                    str(_get(game, "home", f"{gw}['games'][{i}]", "a team name")),
-                    str(_get(game, "away", f"{gw}['games'][{i}]", "a team name")),
-                    *_goals(game, f"{gw}['games'][{i}]"),
-                )
-                for i, game in enumerate(_get(group, "games", gw, "a list of games"))
-            )
-            rows = []
-            for r, row in enumerate(_get(group, "table", gw, "the group table")):
-                rw = f"{gw}['table'][{r}]"
-                team = str(_get(row, "team", rw, "a team name"))
-                counts = [
-                    _int(_get(row, k, rw, "a whole number"), f"{rw}[{k!r}]")
-                    for k in (
-                        "played", "won", "drawn", "lost", "goals_for", "goals_against", "points",
-                    )
-                ]
-                rows.append(
-                    TableRow(
-                        r + 1, team, team in gm, *counts,
-                        qualified=_flag(row.get("qualified", False), f"{rw}['qualified']"),
-                        by_lot=_flag(row.get("by_lot", False), f"{rw}['by_lot']"),
-                    )
-                )
-            groups.append(Group(str(_get(group, "name", gw, "a group name")), games, tuple(rows)))
-        result.append(Stage(s + 1, tuple(groups)))
-    return tuple(result)
-
-
-def _odds_for(report: Mapping, home: str, away: str) -> Odds | None:
-    for i, entry in enumerate(report.get("knockout_odds") or []):
-        where = f"['knockout_odds'][{i}]"
-        values = [
-            _number(_get(entry, k, where, "an exact probability"), f"{where}[{k!r}]")
-            for k in ("win", "draw", "loss")
-        ]
-        if (entry.get("home"), entry.get("away")) == (home, away):
-            return Odds(*values)
-        if (entry.get("home"), entry.get("away")) == (away, home):
-            return Odds(values[2], values[1], values[0])
-    return None
-
-
-def _bracket(report: Mapping) -> Bracket:
-    games: dict[str, list[KnockoutGame]] = {stage: [] for stage in KNOCKOUT_STAGES}
-    for i, entry in enumerate(report.get("knockout") or []):
-        where = f"['knockout'][{i}]"
-        stage = _get(entry, "stage", where, f"one of {KNOCKOUT_STAGES}")
-        if stage not in games:
-            raise InvalidReportError(f"{where}['stage']", stage, f"one of {KNOCKOUT_STAGES}")
-        home = str(_get(entry, "home", where, "a team name"))
-        away = str(_get(entry, "away", where, "a team name"))
-        winner = str(_get(entry, "winner", where, "the winner's name"))
-        if winner not in (home, away):
-            raise InvalidReportError(f"{where}['winner']", winner, f"{home!r} or {away!r}")
-        games[stage].append(
-            KnockoutGame(
-                stage, home, away, *_goals(entry, where), winner,
-                _flag(entry.get("by_lot", False), f"{where}['by_lot']"),
-                _odds_for(report, home, away),
-            )
-        )
-    for stage, limit in (("semi_final", 2), ("third_place", 1), ("final", 1)):
-        if len(games[stage]) > limit:
-            raise InvalidReportError(
-                "['knockout']", [g.home for g in games[stage]], f"at most {limit} {stage} game(s)"
-            )
+def _bracket(report: RoundReport) -> Bracket:
+    third, final = report.knockout_game("third_place"), report.knockout_game("final")
     return Bracket(
-        tuple(games["semi_final"]),
-        games["third_place"][0] if games["third_place"] else None,
-        games["final"][0] if games["final"] else None,
+        report.knockout_game("semi_final"),
+        third[0] if third else None,
+        final[0] if final else None,
     )
 
 
-def _chances(report: Mapping, gm: frozenset[str]) -> tuple[SemiFinalChance, ...]:
-    probabilities = report.get("semi_final_probability") or {}
-    errors = report.get("semi_final_stderr") or {}
+def _chances(report: RoundReport) -> tuple[SemiFinalChance, ...]:
+    estimate = report.semi_final
+    if not estimate.simulations:
+        return ()
     chances = [
         SemiFinalChance(
-            str(team),
-            team in gm,
-            _number(p, f"['semi_final_probability'][{team!r}]"),
-            _number(errors[team], f"['semi_final_stderr'][{team!r}]") if team in errors else None,
+            team,
+            Fraction(estimate.probability[team]),
+            Fraction(estimate.stderr[team]) if team in estimate.stderr else None,
         )
-        for team, p in probabilities.items()
+        for team in report.semi_finalists
+        if team in estimate.probability
     ]
     chances.sort(key=lambda c: -c.probability)
     return tuple(chances)
 
 
-def _expectation(report: Mapping, gm: frozenset[str]) -> tuple[Expectation, ...]:
-    rows = []
-    for i, row in enumerate(report.get("expectation_table") or []):
-        where = f"['expectation_table'][{i}]"
-        team = str(_get(row, "team", where, "a team name"))
-        rows.append(
-            (
-                team,
-                *(
-                    _number(_get(row, k, where, "an exact number"), f"{where}[{k!r}]")
-                    for k in ("points", "goals_for", "goals_against")
-                ),
-            )
-        )
-    rows.sort(key=lambda r: -r[1])  # stable: the report's order among equals
-    ranks = _ranked([r[1] for r in rows])
+def _expectation(report: RoundReport) -> tuple[PlacedExpectation, ...]:
+    rows = sorted(report.expectation, key=lambda r: -r.points)  # stable among equals
     return tuple(
-        Expectation(rank, team, team in gm, pts, gf, ga)
-        for rank, (team, pts, gf, ga) in zip(ranks, rows, strict=True)
+        PlacedExpectation(rank, row)
+        for rank, row in zip(ranks([r.points for r in rows]), rows, strict=True)
     )
 
 
@@ -406,21 +207,6 @@ def table_labels(teams: Sequence[tuple[str, str | None]]) -> dict[str, str]:
     return labels
 
 
-def _teams(report: Mapping) -> list[tuple[str, str | None]]:
-    teams = report.get("teams", [])
-    if not isinstance(teams, list):
-        raise InvalidReportError("['teams']", teams, "a list of teams")
-    out = []
-    for i, team in enumerate(teams):
-        where = f"['teams'][{i}]"
-        name = _get(team, "name", where, "a team name")
-        short = team.get("short_name")
-        if not isinstance(name, str) or not isinstance(short, str | None):
-            raise InvalidReportError(where, team, "a team with a text 'name' and 'short_name'")
-        out.append((name, short))
-    return out
-
-
 def _sort_key(text: str) -> str:
     """Alphabetical as a reader expects: ``Äquator`` next to ``Aachen``, not after ``Z``."""
     decomposed = unicodedata.normalize("NFKD", _fold(text))
@@ -435,49 +221,22 @@ def _legend(labels: Mapping[str, str], gm: frozenset[str]) -> tuple[LegendEntry,
     return tuple(entries)
 
 
-def _table(rows: Iterable[WpRow | PszRow], key: str) -> tuple[Ranked, ...]:
-    """Best first; the PSZ is compared as shown (a whole number), so teams
-    that look equal share a rank."""
-    ordered = sorted(rows, key=lambda r: -Decimal(getattr(r, key)))
-    if key == "psz":
-        values: list[object] = [half_up(to_fraction(r.psz)) for r in ordered]
-    else:
-        values = [Decimal(getattr(r, key)) for r in ordered]
-    return tuple(Ranked(p, r) for p, r in zip(_ranked(values), ordered, strict=True))
-
-
 def build_newsletter(
-    public: Mapping, wp_table: Iterable[WpRow], psz_table: Iterable[PszRow]
+    public: RoundReport | Mapping, wp_table: Iterable[WpRow], psz_table: Iterable[PszRow]
 ) -> Newsletter:
-    """Read a public report (``ensure_public`` is applied) and the league's
-    tables into a ``Newsletter``."""
-    ensure_public(public)
-    gm = frozenset(gm_names(public))
-    points = public.get("points", {"win": 3, "draw": 1, "loss": 0})
-    teams = public.get("teams", [])
-    gm_teams = tuple(
-        GmTeam(
-            str(_get(t, "name", f"['gm_teams'][{i}]", "a team name")),
-            _lineup(_get(t, "lineup", f"['gm_teams'][{i}]", "a lineup"), f"['gm_teams'][{i}]"),
-        )
-        for i, t in enumerate(public.get("gm_teams") or [])
-    )
-    simulations = public.get("simulations") or 0
-    labels = table_labels(_teams(public))
+    """Read a public report (``public_round``: no player lineup) and the
+    league's tables (in the league's order, with its places) into a
+    ``Newsletter``."""
+    report = public_round(public)
+    gm = frozenset(t.name for t in report.gm_teams)
+    labels = table_labels([(t.name, t.short_name) for t in report.teams])
     return Newsletter(
-        empty=bool(public.get("empty", not teams)),
-        points=tuple(_int(points[k], f"['points'][{k!r}]") for k in ("win", "draw", "loss")),
-        teams=len(teams),
-        player_teams=sum(1 for t in teams if not t.get("gm")),
-        placings=tuple(str(p) for p in public.get("placings") or []),
-        bracket=_bracket(public),
-        stages=_stages(public, gm),
-        gm_teams=gm_teams,
-        chances=_chances(public, gm) if simulations else (),
-        simulations=_int(simulations, "['simulations']"),
-        expectation=_expectation(public, gm),
-        wp_table=_table(wp_table, "wp"),
-        psz_table=_table(psz_table, "psz"),
+        report=report,
+        bracket=_bracket(report),
+        chances=_chances(report),
+        expectation=_expectation(report),
+        wp_table=tuple(wp_table),
+        psz_table=tuple(psz_table),
         gm=gm,
         labels=labels,
         legend=_legend(labels, gm),

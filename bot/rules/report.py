@@ -1,18 +1,28 @@
-"""The complete result of a round as plain JSON data: tournament + analytics.
+"""The complete result of a round: one typed, frozen ``RoundReport``.
 
-``build_report(entrants, seed)`` plays the tournament with
+``round_report(entrants, seed)`` plays the tournament with
 ``random.Random(seed)`` (``bot.rules.tournament``), adds the exact analytics
 (``bot.rules.analytics``) and the semi-final Monte Carlo
-(``bot.rules.montecarlo``, ``numpy.random.default_rng(seed)``), and returns
-one dict of plain ``str``/``int``/``float``/``bool``/``list``/``dict``
-values, ready for ``json.dumps``. The league stores it with the round; the
-newsletter renders ``public_report(report)``, the same dict without any
-player lineup. Same entrants + seed + options -> the identical dict.
+(``bot.rules.montecarlo``, ``numpy.random.default_rng(seed)``) and returns a
+``RoundReport``. Its parts are the dataclasses of the tournament and the
+analytics themselves (``Stage``, ``Group``, ``Game``, ``TableRow``,
+``KnockoutGame``, ``Record``, ``PeriodUpdate``, ``KnockoutOdds``,
+``ExpectationRow``); only a team (whose lineup the public view drops and
+whose start PSZ is stored to the cent) and the Monte Carlo estimate have
+types of their own. Same entrants + seed + options -> an equal report.
 
-Number formats: exact fractions are strings ``"n/d"`` (or ``"n"`` when
-whole), e.g. ``"730/3"``; WP are decimal strings (``"0.8"``); PSZ are shown
-as two-decimal strings, halves up (``"243.33"``), with the exact fraction
-beside them. ``approx`` values are floats for display only.
+``RoundReport.to_json()`` is the layout the league stores (format 2, plain
+``str``/``int``/``float``/``bool``/``list``/``dict`` values, ready for
+``json.dumps``); ``RoundReport.from_json(data)`` reads format 1 and 2 back
+(``from_json(r.to_json()) == r``); ``RoundReport.public()`` is the same
+report without any player lineup, what the newsletter and the archive show.
+``build_report`` (-> the JSON dict), ``public_report`` and ``upgrade_report``
+are the dict forms of the same three operations.
+
+Number formats of the JSON: exact fractions are strings ``"n/d"`` (or
+``"n"`` when whole), e.g. ``"730/3"``; WP are decimal strings (``"0.8"``);
+PSZ are shown as two-decimal strings, halves up (``"243.33"``), with the
+exact fraction beside them. ``approx`` values are floats for display only.
 
 Teams are keyed by their full name everywhere; ``teams[i]["short_name"]``
 is only the label for fixed-width tables (RULES.md §7).
@@ -21,7 +31,7 @@ Keys (all always present; lists/dicts are empty when there is no tournament):
 
 - ``format``: 2 (the version of this layout). Format 1 (rounds stored
   before short names reached the report) lacked ``teams[i]["short_name"]``;
-  ``upgrade_report`` reads any stored format into this one.
+  ``from_json`` labels such a team by its name.
 - ``seed``: the seed of the round's random generators.
 - ``empty``: true when no player team entered (no tournament this round).
 - ``points``: ``{"win", "draw", "loss"}`` table points per game.
@@ -31,7 +41,7 @@ Keys (all always present; lists/dicts are empty when there is no tournament):
   ``short_name``: the name for tables, i.e. a player team's short name
   (RULES.md §7), or its name when it has none, and a GM team's name; it is
   public. Short names need not be unique; teams are told apart by
-  ``name``. ``lineup`` is ``"T-A-V-M-S"``; ``public_report`` removes it for
+  ``name``. ``lineup`` is ``"T-A-V-M-S"``; ``public()`` removes it for
   player teams.
 - ``first_groups``: the first group draw, a list of groups (lists of names).
 - ``stages``: group stages in order, ``{"number", "groups": [...]}``; each
@@ -66,31 +76,49 @@ Keys (all always present; lists/dicts are empty when there is no tournament):
   float}`` for the four semi-finalists (RULES.md §8), in semi-final order;
   ``semi_final_probability_all`` / ``semi_final_stderr_all``: every team.
   Empty when K = 0.
+
+Everything derivable is derived, not stored twice: ``empty``,
+``first_groups``, ``semi_finalists``, ``placings``, ``gm_teams``, the
+``loser``, ``position`` and ``goal_difference`` of games and rows, the
+two-decimal PSZ, the odds' percent, the ``approx`` floats and the
+semi-finalists' part of the Monte Carlo estimate.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from typing import Any, cast
 
-from bot.rules.analytics import expectation_table, knockout_odds
-from bot.rules.errors import RulesError
+from bot.rules.analytics import ExpectationRow, KnockoutOdds, expectation_table, knockout_odds
+from bot.rules.errors import InvalidLineupError, RulesError
+from bot.rules.lineup import Lineup
 from bot.rules.montecarlo import semi_final_probability
 from bot.rules.psz import INITIAL_PSZ, PeriodUpdate
 from bot.rules.rounding import to_cents
 from bot.rules.tournament import (
     DEFAULT_POINTS,
     Entrant,
+    Game,
     Group,
+    KnockoutGame,
+    KnockoutStage,
     Points,
-    TournamentResult,
+    Record,
+    Stage,
+    TableRow,
+    TournamentError,
     play_tournament,
 )
 
 FORMAT = 2
 DEFAULT_SIMULATIONS = 100_000
+KNOCKOUT_STAGES: tuple[KnockoutStage, ...] = ("semi_final", "third_place", "final")
 
 
 def exact(x: Fraction | int) -> str:
@@ -103,7 +131,214 @@ def cents(x: Fraction | int) -> str:
     return str(to_cents(Fraction(x)))
 
 
-def _group_json(group: Group) -> dict:
+class ReportFormatError(RulesError):
+    """A stored report whose layout this version cannot read.
+
+    ``where`` is the path of the offending value (``"['stages'][0]"``, empty
+    for the report itself), ``value`` the value found there and ``expected``
+    what would be right.
+    """
+
+    def __init__(
+        self, where: str, value: object, expected: str, message: str | None = None
+    ) -> None:
+        self.where = where
+        self.value = value
+        self.expected = expected
+        super().__init__(message or f"report{where} is {value!r}: expected {expected}")
+
+
+# --------------------------------------------------------------------------- the types
+
+
+@dataclass(frozen=True, slots=True)
+class ReportTeam:
+    """A participant as the report shows it.
+
+    ``short_name`` is the label for tables (a player team's short name, else
+    its name; RULES.md §7). ``psz_start`` is the PSZ it started with, to the
+    cent. ``lineup`` is None for a player team in the public view.
+    """
+
+    name: str
+    short_name: str
+    gm: bool
+    psz_start: Decimal
+    lineup: Lineup | None
+
+
+@dataclass(frozen=True, slots=True)
+class SemiFinalEstimate:
+    """The Monte Carlo estimate of reaching the semi-finals (RULES.md §8):
+    probability and standard error for every team; K = ``simulations``
+    (0: not simulated, both mappings empty)."""
+
+    simulations: int = 0
+    probability: Mapping[str, float] = field(default_factory=dict)
+    stderr: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundReport:
+    """Everything that happened in one round's tournament, with its analytics
+    (the module docstring lists the parts and their JSON layout)."""
+
+    seed: int
+    points: Points
+    initial_psz: Fraction
+    psz_bound: bool
+    teams: tuple[ReportTeam, ...] = ()
+    stages: tuple[Stage, ...] = ()
+    knockout: tuple[KnockoutGame, ...] = ()
+    #: Wins, draws and losses over all games, every team.
+    record: Mapping[str, Record] = field(default_factory=dict)
+    #: This round's WP gain of every player team.
+    wp_gain: Mapping[str, Decimal] = field(default_factory=dict)
+    #: The PSZ of every player team over the round.
+    psz: Mapping[str, PeriodUpdate] = field(default_factory=dict)
+    #: Exact odds of each knock-out game, in the order of ``knockout``.
+    knockout_odds: tuple[KnockoutOdds, ...] = ()
+    #: The "Turnierfußball", ordered by expected points, then name.
+    expectation: tuple[ExpectationRow, ...] = ()
+    semi_final: SemiFinalEstimate = SemiFinalEstimate()
+
+    # ----------------------------------------------------------- derived parts
+
+    @property
+    def empty(self) -> bool:
+        """True when no player team entered: there was no tournament."""
+        return not self.teams
+
+    @property
+    def first_groups(self) -> list[list[str]]:
+        """The first group draw: the names of each group in draw order."""
+        return [list(g.teams) for g in self.stages[0].groups] if self.stages else []
+
+    @property
+    def gm_teams(self) -> tuple[ReportTeam, ...]:
+        return tuple(t for t in self.teams if t.gm)
+
+    @property
+    def players(self) -> tuple[ReportTeam, ...]:
+        return tuple(t for t in self.teams if not t.gm)
+
+    def knockout_game(self, stage: KnockoutStage) -> tuple[KnockoutGame, ...]:
+        """The knock-out games of ``stage`` in playing order."""
+        return tuple(g for g in self.knockout if g.stage == stage)
+
+    @property
+    def semi_finalists(self) -> tuple[str, ...]:
+        return tuple(n for g in self.knockout_game("semi_final") for n in (g.home, g.away))
+
+    @property
+    def placings(self) -> tuple[str, ...]:
+        """1st, 2nd, 3rd, 4th (empty without a final and a third-place game)."""
+        final, third = self.knockout_game("final"), self.knockout_game("third_place")
+        if not final or not third:
+            return ()
+        return final[0].winner, final[0].loser, third[0].winner, third[0].loser
+
+    def team(self, name: str) -> ReportTeam:
+        for t in self.teams:
+            if t.name == name:
+                return t
+        raise KeyError(f"no team {name!r} in this report")
+
+    def odds_of(self, game: KnockoutGame) -> KnockoutOdds | None:
+        """The exact odds of a knock-out game from its home team's side
+        (None when the report has none for it)."""
+        for odds in self.knockout_odds:
+            if (odds.home, odds.away) == (game.home, game.away):
+                return odds
+            if (odds.home, odds.away) == (game.away, game.home):
+                return dataclasses.replace(
+                    odds, home=game.home, away=game.away, win=odds.loss, loss=odds.win
+                )
+        return None
+
+    # ----------------------------------------------------------- views
+
+    def public(self) -> RoundReport:
+        """The report without any player lineup (GM lineups are public)."""
+        teams = tuple(t if t.gm else dataclasses.replace(t, lineup=None) for t in self.teams)
+        return dataclasses.replace(self, teams=teams)
+
+    @property
+    def is_public(self) -> bool:
+        """True when no player team's lineup is in the report."""
+        return all(t.gm or t.lineup is None for t in self.teams)
+
+    # ----------------------------------------------------------- JSON
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored layout (format 2; the module docstring)."""
+        semis = self.semi_finalists
+        probability = dict(self.semi_final.probability)
+        stderr = dict(self.semi_final.stderr)
+        simulated = bool(self.semi_final.simulations)
+        return {
+            "format": FORMAT,
+            "seed": self.seed,
+            "empty": self.empty,
+            "points": {"win": self.points.win, "draw": self.points.draw,
+                       "loss": self.points.loss},
+            "initial_psz": exact(self.initial_psz),
+            "psz_bound": self.psz_bound,
+            "teams": [_team_json(t) for t in self.teams],
+            "first_groups": self.first_groups,
+            "stages": [
+                {"number": s.number, "groups": [_group_json(g) for g in s.groups]}
+                for s in self.stages
+            ],
+            "knockout": [
+                {"stage": k.stage, "home": k.home, "away": k.away, "goals": list(k.goals),
+                 "winner": k.winner, "loser": k.loser, "by_lot": k.by_lot}
+                for k in self.knockout
+            ],
+            "semi_finalists": list(semis),
+            "placings": list(self.placings),
+            "gm_teams": [{"name": t.name, "lineup": str(t.lineup)} for t in self.gm_teams],
+            "record": {
+                name: {"won": r.won, "drawn": r.drawn, "lost": r.lost}
+                for name, r in self.record.items()
+            },
+            "wp_gain": {name: str(g) for name, g in self.wp_gain.items()},
+            "psz": {name: _psz_json(u) for name, u in self.psz.items()},
+            "knockout_odds": [_odds_json(o) for o in self.knockout_odds],
+            "expectation_table": [
+                _expectation_json(pos, row) for pos, row in enumerate(self.expectation, 1)
+            ],
+            "simulations": self.semi_final.simulations,
+            "semi_final_probability": (
+                {n: probability[n] for n in semis} if simulated else {}
+            ),
+            "semi_final_stderr": {n: stderr[n] for n in semis} if simulated else {},
+            "semi_final_probability_all": probability,
+            "semi_final_stderr_all": stderr,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> RoundReport:
+        """Read a stored (full or public) report of format 1 or 2
+        (``upgrade_report`` first). A value of the wrong shape raises
+        ``ReportFormatError`` naming its path. Derived keys (the module
+        docstring) are not read but derived again."""
+        upgraded = upgrade_report(data)
+        return _read_report(upgraded)
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _team_json(team: ReportTeam) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": team.name, "short_name": team.short_name, "gm": team.gm}
+    if team.lineup is not None:
+        out["lineup"] = str(team.lineup)
+    out["psz_start"] = str(team.psz_start)
+    return out
+
+
+def _group_json(group: Group) -> dict[str, Any]:
     return {
         "name": group.name,
         "teams": list(group.teams),
@@ -129,7 +364,7 @@ def _group_json(group: Group) -> dict:
     }
 
 
-def _psz_json(update: PeriodUpdate) -> dict:
+def _psz_json(update: PeriodUpdate) -> dict[str, Any]:
     return {
         "before": cents(update.before),
         "after": cents(update.after),
@@ -140,119 +375,317 @@ def _psz_json(update: PeriodUpdate) -> dict:
     }
 
 
-def tournament_json(result: TournamentResult, seed: int, psz_bound: bool) -> dict:
-    """The tournament part of the report (everything but the analytics)."""
+def _odds_json(odds: KnockoutOdds) -> dict[str, Any]:
     return {
-        "format": FORMAT,
-        "seed": seed,
-        "empty": result.empty,
-        "points": {"win": result.points.win, "draw": result.points.draw,
-                   "loss": result.points.loss},
-        "initial_psz": exact(result.initial_psz),
-        "psz_bound": psz_bound,
-        "teams": [
-            {"name": t.name, "short_name": t.label, "gm": t.gm, "lineup": str(t.lineup),
-             "psz_start": cents(t.psz)}
-            for t in result.teams
-        ],
-        "first_groups": result.first_groups,
-        "stages": [
-            {"number": s.number, "groups": [_group_json(g) for g in s.groups]}
-            for s in result.stages
-        ],
-        "knockout": [
-            {
-                "stage": k.stage,
-                "home": k.home,
-                "away": k.away,
-                "goals": list(k.goals),
-                "winner": k.winner,
-                "loser": k.loser,
-                "by_lot": k.by_lot,
-            }
-            for k in result.knockout
-        ],
-        "semi_finalists": list(result.semi_finalists),
-        "placings": list(result.placings),
-        "gm_teams": [{"name": t.name, "lineup": str(t.lineup)} for t in result.gm_teams],
-        "record": {
-            name: {"won": r.won, "drawn": r.drawn, "lost": r.lost}
-            for name, r in result.record.items()
+        "stage": odds.stage,
+        "home": odds.home,
+        "away": odds.away,
+        "win": exact(odds.win),
+        "draw": exact(odds.draw),
+        "loss": exact(odds.loss),
+        "percent": dict(zip(("win", "draw", "loss"), odds.percent, strict=True)),
+    }
+
+
+def _expectation_json(position: int, row: ExpectationRow) -> dict[str, Any]:
+    return {
+        "position": position,
+        "team": row.team,
+        "games": row.games,
+        "won": exact(row.won),
+        "drawn": exact(row.drawn),
+        "lost": exact(row.lost),
+        "points": exact(row.points),
+        "goals_for": exact(row.goals_for),
+        "goals_against": exact(row.goals_against),
+        "approx": {
+            "points": float(row.points),
+            "goals_for": float(row.goals_for),
+            "goals_against": float(row.goals_against),
+            "won": float(row.won),
+            "drawn": float(row.drawn),
+            "lost": float(row.lost),
         },
-        "wp_gain": {name: str(g) for name, g in result.wp_gain.items()},
-        "psz": {name: _psz_json(u) for name, u in result.psz.items()},
     }
 
 
-def analytics_json(result: TournamentResult) -> dict:
-    """Exact knock-out odds and the expectation table."""
-    odds = [
-        {
-            "stage": o.stage,
-            "home": o.home,
-            "away": o.away,
-            "win": exact(o.win),
-            "draw": exact(o.draw),
-            "loss": exact(o.loss),
-            "percent": dict(zip(("win", "draw", "loss"), o.percent, strict=True)),
-        }
-        for o in knockout_odds(result)
-    ]
-    table = [
-        {
-            "position": pos,
-            "team": row.team,
-            "games": row.games,
-            "won": exact(row.won),
-            "drawn": exact(row.drawn),
-            "lost": exact(row.lost),
-            "points": exact(row.points),
-            "goals_for": exact(row.goals_for),
-            "goals_against": exact(row.goals_against),
-            "approx": {
-                "points": float(row.points),
-                "goals_for": float(row.goals_for),
-                "goals_against": float(row.goals_against),
-                "won": float(row.won),
-                "drawn": float(row.drawn),
-                "lost": float(row.lost),
-            },
-        }
-        for pos, row in enumerate(expectation_table(result.lineups, result.points), start=1)
-    ]
-    return {"knockout_odds": odds, "expectation_table": table}
+# --------------------------------------------------------------------------- reading
 
 
-def simulation_json(
-    result: TournamentResult,
+def _get(node: object, key: str, where: str, expected: str) -> Any:
+    if not isinstance(node, Mapping):
+        raise ReportFormatError(where, node, f"a mapping with the key {key!r}")
+    if key not in node:
+        raise ReportFormatError(f"{where}[{key!r}]", None, expected)
+    return node[key]
+
+
+def _int(node: object, key: str, where: str) -> int:
+    value = _get(node, key, where, "a whole number")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ReportFormatError(f"{where}[{key!r}]", value, "a whole number")
+    return value
+
+
+def _flag(node: object, key: str, where: str) -> bool:
+    value = _get(node, key, where, "true or false")
+    if not isinstance(value, bool):
+        raise ReportFormatError(f"{where}[{key!r}]", value, "true or false")
+    return value
+
+
+def _text(node: object, key: str, where: str, expected: str = "a team name") -> str:
+    value = _get(node, key, where, expected)
+    if not isinstance(value, str):
+        raise ReportFormatError(f"{where}[{key!r}]", value, expected)
+    return value
+
+
+def _fraction(node: object, key: str, where: str) -> Fraction:
+    value = _get(node, key, where, "an exact 'n/d' string")
+    if isinstance(value, str | int) and not isinstance(value, bool):
+        try:
+            return Fraction(value)
+        except ValueError:
+            pass
+    raise ReportFormatError(f"{where}[{key!r}]", value, "an exact 'n/d' string")
+
+
+def _decimal(node: object, key: str, where: str) -> Decimal:
+    value = _get(node, key, where, "a decimal string such as '0.8'")
+    if isinstance(value, str):
+        try:
+            number = Decimal(value)
+        except InvalidOperation:
+            pass
+        else:
+            if number.is_finite():
+                return number
+    raise ReportFormatError(f"{where}[{key!r}]", value, "a decimal string such as '0.8'")
+
+
+def _float(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ReportFormatError(where, value, "a number")
+    return float(value)
+
+
+def _list(node: object, key: str, where: str, expected: str) -> list[Any]:
+    value = _get(node, key, where, expected)
+    if not isinstance(value, list | tuple):
+        raise ReportFormatError(f"{where}[{key!r}]", value, expected)
+    return list(value)
+
+
+def _map(node: object, key: str, where: str, expected: str) -> Mapping[str, Any]:
+    value = _get(node, key, where, expected)
+    if not isinstance(value, Mapping):
+        raise ReportFormatError(f"{where}[{key!r}]", value, expected)
+    return value
+
+
+def _goals(node: object, where: str) -> tuple[int, int]:
+    goals = _list(node, "goals", where, "[home goals, away goals]")
+    if len(goals) != 2 or any(isinstance(g, bool) or not isinstance(g, int) for g in goals):
+        raise ReportFormatError(f"{where}['goals']", goals, "[home goals, away goals]")
+    return goals[0], goals[1]
+
+
+def _lineup(node: object, where: str) -> Lineup | None:
+    if not isinstance(node, Mapping) or node.get("lineup") is None:
+        return None
+    value = node["lineup"]
+    try:
+        if isinstance(value, str):
+            return Lineup.parse(value)
+    except InvalidLineupError:
+        pass
+    raise ReportFormatError(f"{where}['lineup']", value, "a lineup such as '10-0-16-15-39'")
+
+
+def _read_team(node: object, where: str) -> ReportTeam:
+    return ReportTeam(
+        _text(node, "name", where),
+        _text(node, "short_name", where, "the team's short name"),
+        _flag(node, "gm", where),
+        _decimal(node, "psz_start", where),
+        _lineup(node, where),
+    )
+
+
+def _read_group(node: object, where: str) -> Group:
+    games = tuple(
+        Game(_text(g, "home", f"{where}['games'][{i}]"), _text(g, "away", f"{where}['games'][{i}]"),
+             _goals(g, f"{where}['games'][{i}]"))
+        for i, g in enumerate(_list(node, "games", where, "a list of games"))
+    )
+    rows = []
+    for i, row in enumerate(_list(node, "table", where, "the group table")):
+        rw = f"{where}['table'][{i}]"
+        counts = [_int(row, k, rw) for k in (
+            "played", "won", "drawn", "lost", "goals_for", "goals_against", "points",
+        )]
+        rows.append(TableRow(
+            _text(row, "team", rw), *counts,
+            qualified=_flag(row, "qualified", rw), by_lot=_flag(row, "by_lot", rw),
+        ))
+    teams = _list(node, "teams", where, "the names of the drawn teams")
+    if not all(isinstance(t, str) for t in teams):
+        raise ReportFormatError(f"{where}['teams']", teams, "the names of the drawn teams")
+    return Group(
+        _text(node, "name", where, "a group name"), tuple(teams), games, tuple(rows),
+        _flag(node, "qualification_by_lot", where),
+    )
+
+
+def _stage(node: object, where: str) -> KnockoutStage:
+    stage = _get(node, "stage", where, f"one of {KNOCKOUT_STAGES}")
+    if stage not in KNOCKOUT_STAGES:
+        raise ReportFormatError(f"{where}['stage']", stage, f"one of {KNOCKOUT_STAGES}")
+    return cast(KnockoutStage, stage)
+
+
+def _read_knockout(node: object, where: str) -> KnockoutGame:
+    home, away = _text(node, "home", where), _text(node, "away", where)
+    winner = _text(node, "winner", where, "the winner's name")
+    if winner not in (home, away):
+        raise ReportFormatError(f"{where}['winner']", winner, f"{home!r} or {away!r}")
+    return KnockoutGame(
+        _stage(node, where), home, away, _goals(node, where), winner,
+        _flag(node, "by_lot", where),
+    )
+
+
+def _read_odds(node: object, where: str) -> KnockoutOdds:
+    return KnockoutOdds(
+        _stage(node, where), _text(node, "home", where), _text(node, "away", where),
+        *(_fraction(node, k, where) for k in ("win", "draw", "loss")),
+    )
+
+
+def _read_expectation(node: object, where: str) -> ExpectationRow:
+    return ExpectationRow(
+        _text(node, "team", where), _int(node, "games", where),
+        *(_fraction(node, k, where) for k in (
+            "won", "drawn", "lost", "points", "goals_for", "goals_against",
+        )),
+    )
+
+
+def _floats(data: Mapping[str, Any], key: str) -> dict[str, float]:
+    values = _map(data, key, "", "a mapping of team names to numbers")
+    return {str(k): _float(v, f"[{key!r}][{k!r}]") for k, v in values.items()}
+
+
+def _read_report(data: Mapping[str, Any]) -> RoundReport:
+    points = _map(data, "points", "", "the points per win, draw and loss")
+    try:
+        table_points = Points(*(_int(points, k, "['points']") for k in ("win", "draw", "loss")))
+    except TournamentError as exc:
+        raise ReportFormatError("['points']", dict(points), str(exc)) from None
+    stages = []
+    for s, stage in enumerate(_list(data, "stages", "", "a list of group stages")):
+        where = f"['stages'][{s}]"
+        groups = _list(stage, "groups", where, "a list of groups")
+        stages.append(Stage(
+            _int(stage, "number", where),
+            tuple(_read_group(g, f"{where}['groups'][{i}]") for i, g in enumerate(groups)),
+        ))
+    record = {
+        str(name): Record(*(_int(r, k, f"['record'][{name!r}]") for k in ("won", "drawn", "lost")))
+        for name, r in _map(data, "record", "", "a mapping of team records").items()
+    }
+    wp_gain = {
+        str(name): _decimal(gains, name, "['wp_gain']")
+        for gains in [_map(data, "wp_gain", "", "a mapping of WP gains")]
+        for name in gains
+    }
+    psz = {}
+    for name, u in _map(data, "psz", "", "a mapping of PSZ updates").items():
+        where = f"['psz'][{name!r}]"
+        psz[str(name)] = PeriodUpdate(
+            _fraction(u, "before_exact", where), _int(u, "games", where),
+            _fraction(u, "points", where), _fraction(u, "after_exact", where),
+        )
+    seed = _int(data, "seed", "")
+    simulations = _int(data, "simulations", "")
+    return RoundReport(
+        seed=seed,
+        points=table_points,
+        initial_psz=_fraction(data, "initial_psz", ""),
+        psz_bound=_flag(data, "psz_bound", ""),
+        teams=tuple(
+            _read_team(t, f"['teams'][{i}]")
+            for i, t in enumerate(_list(data, "teams", "", "a list of teams"))
+        ),
+        stages=tuple(stages),
+        knockout=tuple(
+            _read_knockout(k, f"['knockout'][{i}]")
+            for i, k in enumerate(_list(data, "knockout", "", "the knock-out games"))
+        ),
+        record=record,
+        wp_gain=wp_gain,
+        psz=psz,
+        knockout_odds=tuple(
+            _read_odds(o, f"['knockout_odds'][{i}]")
+            for i, o in enumerate(_list(data, "knockout_odds", "", "the knock-out odds"))
+        ),
+        expectation=tuple(
+            _read_expectation(e, f"['expectation_table'][{i}]")
+            for i, e in enumerate(_list(data, "expectation_table", "", "the expectation table"))
+        ),
+        semi_final=SemiFinalEstimate(
+            simulations,
+            _floats(data, "semi_final_probability_all"),
+            _floats(data, "semi_final_stderr_all"),
+        ),
+    )
+
+
+# --------------------------------------------------------------------------- building
+
+
+def round_report(
+    entrants: Sequence[Entrant],
     seed: int,
-    simulations: int,
+    *,
+    points: Points = DEFAULT_POINTS,
+    simulations: int = DEFAULT_SIMULATIONS,
+    initial_psz: Fraction = INITIAL_PSZ,
+    psz_bound: bool = True,
     progress: Callable[[int, int], None] | None = None,
-) -> dict:
-    """The semi-final Monte Carlo given the actual first draw."""
-    out: dict = {
-        "simulations": 0,
-        "semi_final_probability": {},
-        "semi_final_stderr": {},
-        "semi_final_probability_all": {},
-        "semi_final_stderr_all": {},
-    }
-    if result.empty or simulations == 0:
-        return out
-    estimate = semi_final_probability(
-        result.lineups, result.first_groups, simulations, seed,
-        points=result.points, progress=progress,
+) -> RoundReport:
+    """Play the round's tournament and return its complete report (module docstring)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed {seed!r} must be a whole number >= 0")
+    if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 0:
+        raise ValueError(f"number of simulations {simulations!r} must be a whole number >= 0")
+    result = play_tournament(
+        entrants, random.Random(seed), points=points, initial_psz=initial_psz,
+        psz_bound=psz_bound,
     )
-    probability, stderr = estimate.probability, estimate.stderr
-    semis = result.semi_finalists
-    out.update(
-        simulations=simulations,
-        semi_final_probability={n: probability[n] for n in semis},
-        semi_final_stderr={n: stderr[n] for n in semis},
-        semi_final_probability_all=probability,
-        semi_final_stderr_all=stderr,
+    teams = tuple(
+        ReportTeam(t.name, t.label, t.gm, to_cents(t.psz), t.lineup) for t in result.teams
     )
-    return out
+    report = RoundReport(
+        seed, result.points, result.initial_psz, psz_bound, teams, result.stages,
+        result.knockout, dict(result.record), dict(result.wp_gain), dict(result.psz),
+    )
+    if result.empty:
+        return report
+    estimate = SemiFinalEstimate()
+    if simulations:
+        found = semi_final_probability(
+            result.lineups, result.first_groups, simulations, seed,
+            points=result.points, progress=progress,
+        )
+        estimate = SemiFinalEstimate(simulations, dict(found.probability), dict(found.stderr))
+    return dataclasses.replace(
+        report,
+        knockout_odds=tuple(knockout_odds(result)),
+        expectation=tuple(expectation_table(result.lineups, result.points)),
+        semi_final=estimate,
+    )
 
 
 def build_report(
@@ -264,60 +697,48 @@ def build_report(
     initial_psz: Fraction = INITIAL_PSZ,
     psz_bound: bool = True,
     progress: Callable[[int, int], None] | None = None,
-) -> dict:
-    """Play the round's tournament and return its complete report (module docstring)."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed {seed!r} must be a whole number >= 0")
-    if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 0:
-        raise ValueError(f"number of simulations {simulations!r} must be a whole number >= 0")
-    result = play_tournament(
-        entrants, random.Random(seed), points=points, initial_psz=initial_psz,
-        psz_bound=psz_bound,
-    )
-    report = tournament_json(result, seed, psz_bound)
-    if result.empty:
-        report.update(knockout_odds=[], expectation_table=[])
-    else:
-        report.update(analytics_json(result))
-    report.update(simulation_json(result, seed, simulations, progress))
-    return report
+) -> dict[str, Any]:
+    """``round_report(...).to_json()``: the report as the league stores it."""
+    return round_report(
+        entrants, seed, points=points, simulations=simulations, initial_psz=initial_psz,
+        psz_bound=psz_bound, progress=progress,
+    ).to_json()
 
 
-def public_report(report: dict) -> dict:
-    """A copy of ``report`` without any player lineup (GM lineups stay)."""
-    public = copy.deepcopy(report)
-    for team in public.get("teams", []):
-        if not team.get("gm"):
-            team.pop("lineup", None)
-    return public
+def public_report(report: Mapping[str, Any]) -> dict[str, Any]:
+    """``RoundReport.from_json(report).public().to_json()``: the stored
+    report without any player lineup (GM lineups stay)."""
+    return RoundReport.from_json(report).public().to_json()
 
 
-class ReportFormatError(RulesError):
-    """A stored report whose layout this version cannot read."""
-
-
-def upgrade_report(report: Mapping) -> dict:
-    """A copy of a stored (full or public) report in the current layout.
+def upgrade_report(report: object) -> dict[str, Any]:
+    """A copy of a stored (full or public) report in the current layout,
+    every stored value kept as it is (so ``replay`` compares what was stored).
 
     Format 1 had no ``short_name`` in ``teams``; a team of such a round is
-    labelled by its name, which is exactly what ``build_report`` writes for
+    labelled by its name, which is exactly what ``round_report`` writes for
     entrants without a short name. So replaying the stored inputs of an old
     round gives ``upgrade_report`` of its stored report, nothing else.
     """
     if not isinstance(report, Mapping):
-        raise ReportFormatError(f"report {report!r} is not a mapping; expected a report dict")
+        raise ReportFormatError(
+            "", report, "a report dict",
+            f"report {report!r} is not a mapping; expected a report dict",
+        )
     version = report.get("format")
     if isinstance(version, bool) or version not in range(1, FORMAT + 1):
         raise ReportFormatError(
-            f"report format {version!r} is unknown; this version reads formats 1 to {FORMAT} "
-            "(a newer bot wrote it?)"
+            "['format']", version, f"a format from 1 to {FORMAT}",
+            f"report format {version!r} is unknown; this version reads formats 1 to "
+            f"{FORMAT} (a newer bot wrote it?)",
         )
     upgraded = copy.deepcopy(dict(report))
     if version == 1:
         for i, team in enumerate(upgraded.get("teams", [])):
             if not isinstance(team, dict) or not isinstance(team.get("name"), str):
                 raise ReportFormatError(
-                    f"report['teams'][{i}] is {team!r}; expected a team with a 'name'"
+                    f"['teams'][{i}]", team, "a team with a 'name'",
+                    f"report['teams'][{i}] is {team!r}; expected a team with a 'name'",
                 )
             team.setdefault("short_name", team["name"])
         upgraded["format"] = 2
@@ -327,13 +748,15 @@ def upgrade_report(report: Mapping) -> dict:
 __all__ = [
     "DEFAULT_SIMULATIONS",
     "FORMAT",
+    "KNOCKOUT_STAGES",
     "ReportFormatError",
-    "analytics_json",
+    "ReportTeam",
+    "RoundReport",
+    "SemiFinalEstimate",
     "build_report",
     "cents",
     "exact",
     "public_report",
-    "simulation_json",
-    "tournament_json",
+    "round_report",
     "upgrade_report",
 ]

@@ -22,7 +22,7 @@ from bot.render.model import RoundInfo
 from bot.render.newsletter import render_newsletter
 from bot.rules.analytics import percent
 from bot.rules.lineup import Lineup
-from bot.rules.report import build_report, public_report
+from bot.rules.report import round_report
 from bot.rules.tournament import Entrant
 from tests.app.test_app import Clock, body_of, mail, make_app, sent
 from tests.compliance.support import Manager, evaluate, make_league
@@ -204,7 +204,7 @@ def test_empty_round_newsletter_says_so(tmp_path: Path) -> None:
 
 def test_level_knockout_game_is_marked_in_both_languages() -> None:
     entrants = [Entrant(f"Null {i:02d}", Lineup(0, 0, 0, 0, 0)) for i in range(16)]
-    public = public_report(build_report(entrants, 5, simulations=0))
+    public = round_report(entrants, 5, simulations=0).public()
     texts = {}
     for language in ("de", "en"):
         texts[language] = render_newsletter(
@@ -212,11 +212,12 @@ def test_level_knockout_game_is_marked_in_both_languages() -> None:
             next_deadline=None, timezone="Europe/Berlin", language=language,
             game_name="Turnited",
         ).text
-    final = public["knockout"][-1]
-    assert table_line("Finale", f"{final['home']} – {final['away']}", "0:0", "n.L.").search(
+    final = public.knockout[-1]
+    assert final.stage == "final" and final.by_lot
+    assert table_line("Finale", f"{final.home} – {final.away}", "0:0", "n.L.").search(
         texts["de"])
-    assert f"Sieger durch Los: {final['winner']}" in texts["de"]
+    assert f"Sieger durch Los: {final.winner}" in texts["de"]
     assert "zählt für WP und PSZ als Remis" in flat(texts["de"])
-    assert table_line("Final", f"{final['home']} – {final['away']}", "0:0", "(by lot)").search(
+    assert table_line("Final", f"{final.home} – {final.away}", "0:0", "(by lot)").search(
         texts["en"])
-    assert f"winner by lot: {final['winner']}" in texts["en"]
+    assert f"winner by lot: {final.winner}" in texts["en"]

@@ -100,7 +100,7 @@ def test_newsletter_in_chromium(
     browser: Chromium, round16: Round, tmp_path: Path, language: str
 ) -> None:
     mail = render_newsletter(
-        round16.public, round_info=round16.round_info, wp_table=round16.wp_table,
+        round16.public_typed, round_info=round16.round_info, wp_table=round16.wp_table,
         psz_table=round16.psz_table, next_deadline=DEADLINE, timezone="Europe/Berlin",
         language=language, game_name="Turnited", game_address="turnited@example.org",
     )
@@ -113,7 +113,7 @@ def test_newsletter_in_chromium(
 
 def test_big_newsletter_in_chromium(browser: Chromium, big_round: Round, tmp_path: Path) -> None:
     mail = render_newsletter(
-        big_round.public, round_info=big_round.round_info, wp_table=big_round.wp_table,
+        big_round.public_typed, round_info=big_round.round_info, wp_table=big_round.wp_table,
         psz_table=big_round.psz_table, next_deadline=DEADLINE, timezone="Europe/Berlin",
         language="de", game_name="Turnited", game_address="turnited@example.org",
     )
@@ -140,11 +140,11 @@ def test_empty_round_and_archive_in_chromium(
 ) -> None:
     for number, rnd in ((1, round_empty), (2, round16)):
         mail = render_newsletter(
-            rnd.public, round_info=RoundInfo(1, number, number), wp_table=rnd.wp_table,
+            rnd.public_typed, round_info=RoundInfo(1, number, number), wp_table=rnd.wp_table,
             psz_table=rnd.psz_table, next_deadline=None, timezone="UTC", language="en",
             game_name="Turnited",
         )
-        write_archive(tmp_path, number, mail, rnd.public)
+        write_archive(tmp_path, number, mail, rnd.public_typed)
     check_page(browser, tmp_path / "round-001.html", "empty-round")
     layout = check_page(browser, tmp_path / "index.html", "archive-index")
     assert layout["phone"]["title"] == "Turnited: results archive"

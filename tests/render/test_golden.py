@@ -24,10 +24,12 @@ from tests.render.rounds import Round
 GOLDEN = Path(__file__).parent / "golden"
 
 
+@pytest.mark.parametrize("form", ["typed", "stored"])
 @pytest.mark.parametrize("language", ["de", "en"])
-def test_text_newsletter_matches_golden(round16: Round, language: str) -> None:
+def test_text_newsletter_matches_golden(round16: Round, language: str, form: str) -> None:
+    """The typed report and its stored JSON render the same bytes."""
     mail = render_newsletter(
-        round16.public,
+        round16.public_typed if form == "typed" else round16.public,
         round_info=round16.round_info,
         wp_table=round16.wp_table,
         psz_table=round16.psz_table,

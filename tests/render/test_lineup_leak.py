@@ -79,7 +79,7 @@ def test_no_player_lineup_in_newsletters_or_mails(played: Round) -> None:
     assert played.public["gm_teams"] or len(played.entrants) % 4 == 0
     for language in ("de", "en"):
         mail = render_newsletter(
-            played.public,
+            played.public_typed,
             round_info=played.round_info,
             wp_table=played.wp_table,
             psz_table=played.psz_table,
@@ -113,11 +113,12 @@ def test_no_player_lineup_in_newsletters_or_mails(played: Round) -> None:
 
 def test_no_player_lineup_in_the_archive(played: Round, tmp_path: Path) -> None:
     mail = render_newsletter(
-        played.public, round_info=played.round_info, wp_table=played.wp_table,
+        played.public_typed, round_info=played.round_info, wp_table=played.wp_table,
         psz_table=played.psz_table, next_deadline=None, timezone="UTC", language="de",
         game_name="Turnited",
     )
-    write_archive(tmp_path, played.round_info.number, mail, played.public, game_name="Turnited")
+    write_archive(tmp_path, played.round_info.number, mail, played.public_typed,
+                  game_name="Turnited")
     files = sorted(tmp_path.iterdir())
     assert {f.suffix for f in files} == {".html", ".txt", ".json"}
     for path in files:

@@ -175,7 +175,9 @@ def test_semi_final_probabilities(round16: Round, mails: dict) -> None:
 def test_tiny_probability_is_less_than_one_percent(round16: Round) -> None:
     public = copy.deepcopy(round16.public)
     team = next(iter(public["semi_final_probability"]))
+    # the semi-finalists' part of the estimate is derived from every team's
     public["semi_final_probability"][team] = 0.001
+    public["semi_final_probability_all"][team] = 0.001
     mail = render(round16, "en", public=public)
     assert re.search(rf"^\s+{re.escape(team)}\s+<1%", mail.text, re.M)
     assert "&lt;1%" in mail.html

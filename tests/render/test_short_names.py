@@ -15,8 +15,8 @@ import json
 import os
 import random
 import re
+from dataclasses import replace
 from datetime import timedelta
-from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -25,9 +25,10 @@ from hypothesis import strategies as st
 
 from bot.cli import main
 from bot.league.names import derive_short_name
+from bot.league.tables import PszRow, WpRow
 from bot.mail.maildir_transport import deliver
 from bot.render import render_newsletter
-from bot.render.model import PszRow, RoundInfo, WpRow
+from bot.render.model import RoundInfo
 from bot.render.textwidth import TEXT_WIDTH, clean, width
 from bot.render.view import build_newsletter, table_labels
 from bot.rules.lineup import Lineup
@@ -42,7 +43,7 @@ from bot.rules.tournament import Entrant, TournamentError
 from tests.app.test_app import Clock, mail, make_app
 from tests.league.conftest import Player, evaluate, lineup, make_league, register
 from tests.render.conftest import DEADLINE
-from tests.render.rounds import MANAGERS, player_lineup
+from tests.render.rounds import MANAGERS, player_lineup, standings
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -82,12 +83,12 @@ def long_entrants() -> list[Entrant]:
 def long_round() -> dict:
     report = build_report(long_entrants(), SEED, simulations=500)
     managers = {e.name: MANAGERS[i % len(MANAGERS)] for i, e in enumerate(long_entrants())}
+    wp, psz = standings(report, managers)
     return {
         "report": report,
         "public": public_report(report),
-        "wp": [WpRow(n, managers[n], Decimal(90) + Decimal(g), Decimal(g))
-               for n, g in report["wp_gain"].items()],
-        "psz": [PszRow(n, managers[n], Decimal(p["after"])) for n, p in report["psz"].items()],
+        "wp": list(wp),
+        "psz": list(psz),
     }
 
 
@@ -269,9 +270,9 @@ def test_tables_show_short_names_and_the_legend_the_full_ones(long_round, langua
 
 
 def test_standings_take_a_second_line_for_a_long_manager_name(long_round):
-    wp = [WpRow(r.team, r.manager + " von und zu Hohenlohe-Langenburg", r.wp, r.gain)
+    wp = [replace(r, manager=r.manager + " von und zu Hohenlohe-Langenburg")
           for r in long_round["wp"]]
-    psz = [PszRow(r.team, r.manager + " von und zu Hohenlohe-Langenburg", r.psz)
+    psz = [replace(r, manager=r.manager + " von und zu Hohenlohe-Langenburg")
            for r in long_round["psz"]]
     for language in ("de", "en"):
         text = render(long_round["public"], wp, psz, language).text

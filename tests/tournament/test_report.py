@@ -3,15 +3,23 @@ PSZ and WP bookkeeping exactly as bot.rules.psz and bot.rules.wp compute them.""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+import re
 from decimal import Decimal
 from fractions import Fraction
 
 import pytest
 
 from bot.rules.psz import Result, period_update
-from bot.rules.report import build_report, public_report
+from bot.rules.report import (
+    ReportFormatError,
+    RoundReport,
+    build_report,
+    public_report,
+    round_report,
+)
 from bot.rules.rounding import to_cents
 from bot.rules.tournament import Entrant, Points, play_tournament
 
@@ -202,3 +210,75 @@ def test_rules_stay_free_of_io_libraries():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "[]"
+
+
+# --------------------------------------------------------------------------- the typed report
+
+
+def test_typed_report_is_the_stored_json(entrants, report):
+    """``round_report(...).to_json()`` is ``build_report``; reading the JSON
+    back gives an equal typed report whose JSON is byte-identical."""
+    typed = round_report(entrants, 12, simulations=4000)
+    assert typed.to_json() == report
+    again = RoundReport.from_json(json.loads(json.dumps(report)))
+    assert again == typed
+    assert json.dumps(again.to_json()) == json.dumps(report)
+    assert json.dumps(again.public().to_json()) == json.dumps(public_report(report))
+
+
+def test_typed_report_parts_are_the_tournament_types(entrants):
+    typed = round_report(entrants, 12, simulations=0)
+    result = play_tournament(entrants, random.Random(12))
+    assert typed.stages == result.stages and typed.knockout == result.knockout
+    assert typed.placings == result.placings
+    assert typed.semi_finalists == result.semi_finalists
+    assert typed.first_groups == result.first_groups
+    assert dict(typed.psz) == result.psz and dict(typed.record) == result.record
+    assert [t.name for t in typed.gm_teams] == [t.name for t in result.gm_teams]
+    final = typed.knockout_game("final")[0]
+    odds = typed.odds_of(final)
+    assert odds is not None and (odds.home, odds.away) == (final.home, final.away)
+    assert odds.win + odds.draw + odds.loss == 1
+
+
+def test_typed_public_view_has_no_player_lineup(entrants):
+    typed = round_report(entrants, 12, simulations=0)
+    assert not typed.is_public
+    public = typed.public()
+    assert public.is_public and public.public() == public
+    assert all((t.lineup is None) != t.gm for t in public.teams)
+    assert public.gm_teams == typed.gm_teams  # GM lineups stay
+    assert dataclasses.replace(public, teams=typed.teams) == typed
+
+
+def test_from_json_reads_format_1():
+    report = build_report(random_field(5, seed=3), 3, simulations=0)
+    old = json.loads(json.dumps(report))
+    old["format"] = 1
+    for team in old["teams"]:
+        del team["short_name"]
+    typed = RoundReport.from_json(old)
+    assert [t.short_name for t in typed.teams] == [t.name for t in typed.teams]
+    assert typed.to_json() == report  # random_field gives no short names
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "where"),
+    [
+        (("stages", 0, "groups", 1, "games", 2, "goals"), [1],
+         "['stages'][0]['groups'][1]['games'][2]['goals']"),
+        (("knockout", 3, "winner"), "nobody", "['knockout'][3]['winner']"),
+        (("teams", 0, "lineup"), "ten", "['teams'][0]['lineup']"),
+        (("psz", None, "after_exact"), 1.5, "['psz']["),
+        (("seed",), "7", "['seed']"),
+    ],
+)
+def test_from_json_names_the_bad_key(path, value, where):
+    report = build_report(random_field(5, seed=3), 3, simulations=0)
+    node = report
+    for key in path[:-1]:
+        node = node[next(iter(node))] if key is None else node[key]
+    node[path[-1]] = value
+    with pytest.raises(ReportFormatError, match=re.escape(f"report{where}")) as err:
+        RoundReport.from_json(report)
+    assert err.value.where.startswith(where) and err.value.value == value
