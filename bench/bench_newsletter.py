@@ -21,12 +21,12 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 
-from bot.mail import outbox
 from bot.mail.compose import compose
 from bot.render import PszRow, RoundInfo, WpRow, make_environment, render_newsletter
 from bot.rules.lineup import Lineup
 from bot.rules.report import build_report, public_report
 from bot.rules.tournament import Entrant
+from bot.storage import outbox
 from bot.storage.db import open_database
 
 BOT = "turnited@example.org"

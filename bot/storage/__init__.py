@@ -5,6 +5,6 @@
 and times to and from their stored text form.
 """
 
-from bot.storage.db import DATABASE_FILE, Database, StorageError, open_database
+from bot.storage.db import DATABASE_FILE, Database, StorageError, open_database, savepoint
 
-__all__ = ["DATABASE_FILE", "Database", "StorageError", "open_database"]
+__all__ = ["DATABASE_FILE", "Database", "StorageError", "open_database", "savepoint"]
