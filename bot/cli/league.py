@@ -68,8 +68,8 @@ def _not_started(args: argparse.Namespace, now: datetime) -> int:
     print("No round is open yet: round 1 opens when the bot starts (turnited run).")
     config = _config(args)
     if config is None:
-        print("First deadline: from schedule.deadlines of the configuration "
-              "(give --config to see it)")
+        print("First deadline: the first of the configuration's schedule.deadlines after "
+              "the start (shown when status reads the configuration: --config, no --state)")
         return 0
     from bot.worker.schedule import DeadlinePlan
 
