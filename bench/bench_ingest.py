@@ -54,8 +54,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_imap_ingest import Figure, bare_fetch, bare_fetch_and_move, best, reset
 
 import bot.league.moves
-import bot.mail.outbox
-import bot.mail.pipeline
+import bot.service.inbound
+import bot.service.outgoing
+import bot.storage.outbox
 from bot.app import App, build_app
 from bot.config import Config
 from bot.league.passwords import DEFAULT_N
@@ -263,15 +264,15 @@ class TimedSource:
 #: looks them up; "league" includes the password check listed below it.
 STAGES = (
     ("ingestor", "_known", "ledger lookup (dedupe), own connection"),
-    (bot.mail.pipeline, "spool", "spool: write + fsync the raw mail"),
-    (bot.mail.pipeline, "read_message", "read: MIME, charsets, quotes"),
-    (bot.mail.pipeline, "classify", "classify"),
-    (bot.mail.pipeline, "parse_moves", "parse the commands"),
+    (bot.service.inbound, "spool", "spool: write + fsync the raw mail"),
+    (bot.service.inbound, "read_message", "read: MIME, charsets, quotes"),
+    (bot.service.inbound, "classify", "classify"),
+    (bot.service.inbound, "parse_moves", "parse the commands"),
     ("league", "submit", "league: SQL, corrections, password check"),
     (bot.league.moves, "verify_password", "  of which the scrypt password check"),
-    (bot.mail.pipeline, "render_reply", "render the reply (Jinja)"),
-    (bot.mail.pipeline, "compose", "compose the reply (MIME, headers)"),
-    (bot.mail.outbox, "enqueue", "outbox insert"),
+    (bot.service.inbound, "render_reply", "render the reply (Jinja)"),
+    (bot.service.outgoing, "compose", "compose the reply (MIME, headers)"),
+    (bot.storage.outbox, "enqueue", "outbox insert"),
 )
 
 

@@ -21,13 +21,13 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
 
-from bot.mail import outbox
 from bot.mail.compose import compose
 from bot.render import PszRow, RoundInfo, WpRow, make_environment, render_newsletter
 from bot.rules.lineup import Lineup
 from bot.rules.report import RoundReport, round_report
 from bot.rules.rounding import half_up, to_cents
 from bot.rules.tournament import Entrant
+from bot.storage import outbox
 from bot.storage.db import open_database
 
 BOT = "turnited@example.org"

@@ -1,7 +1,8 @@
 """The ``turnited`` command line: a thin layer that parses arguments and calls
 the library. Each sub-command lives in its own module with a
-``register(subparsers)`` function; library errors become one-line messages
-on stderr with exit status 2, never tracebacks.
+``register(subparsers)`` function; library errors (input errors, ``StorageError``
+for an unusable database, OS errors) become one-line messages on stderr with
+exit status 2, never tracebacks.
 """
 
 from __future__ import annotations
@@ -48,9 +49,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
+    from bot.storage.errors import StorageError
+
     try:
         return int(args.handler(args) or 0)
-    except (CliError, ValueError, OSError) as exc:
+    except (CliError, ValueError, OSError, StorageError) as exc:
         print(f"turnited {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

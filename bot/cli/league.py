@@ -6,8 +6,8 @@ import argparse
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.storage.db import DATABASE_FILE, Database
-from bot.storage.migrations import apply_migrations
+from bot.storage import bounces, results
+from bot.storage.db import DATABASE_FILE, Database, open_existing
 
 DEFAULT_STATE = Path("state")
 
@@ -27,16 +27,8 @@ def state_dir_from_args(args: argparse.Namespace) -> Path:
 
 
 def _open_existing(args: argparse.Namespace) -> Database:
-    from bot.cli import CliError
-
-    state = state_dir_from_args(args)
-    path = state / DATABASE_FILE
-    if not path.is_file():
-        raise CliError(f"no league database at {str(path)!r}; is the state directory right "
-                       "(--state DIR)? The bot creates it when it starts.")
-    db = Database(path)
-    apply_migrations(db)
-    return db
+    """The state directory's database (``StorageError`` if missing or unusable)."""
+    return open_existing(state_dir_from_args(args) / DATABASE_FILE)
 
 
 def _league(args: argparse.Namespace):
@@ -55,20 +47,51 @@ def _when(moment: datetime, timezone: str | None = None) -> str:
     return f"{local:%Y-%m-%d %H:%M} {local.tzname()} ({timezone}) = {utc}"
 
 
-def _timezone(args: argparse.Namespace) -> str | None:
+def _config(args: argparse.Namespace):  # -> Config | None
+    """The configuration that belongs to the state directory: the ``--config``
+    file, unless ``--state`` names another directory (or there is no file)."""
     config_path = Path(getattr(args, "config", "") or "config.yaml")
     if getattr(args, "state", None) or not config_path.is_file():
         return None
     from bot.config import load_config
 
-    return load_config(config_path).schedule.timezone
+    return load_config(config_path)
+
+
+def _timezone(args: argparse.Namespace) -> str | None:
+    config = _config(args)
+    return config.schedule.timezone if config else None
+
+
+def _not_started(args: argparse.Namespace, now: datetime) -> int:
+    """``status`` of a league whose first round is not open yet."""
+    print("No round is open yet: round 1 opens when the bot starts (turnited run).")
+    config = _config(args)
+    if config is None:
+        print("First deadline: the first of the configuration's schedule.deadlines after "
+              "the start (shown when status reads the configuration: --config, no --state)")
+        return 0
+    from bot.worker.schedule import DeadlinePlan
+
+    first = DeadlinePlan.from_config(config).next_deadline(now)
+    if first is None:
+        print("First deadline: none planned after now; add a future date-time to "
+              "schedule.deadlines or use schedule.deadlines.cron")
+    else:
+        print(f"Planned first deadline: {_when(first, config.schedule.timezone)}")
+    return 0
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from bot.league.errors import NoOpenRound
+
     league = _league(args)
     now = datetime.now(UTC)
-    with league.db.read() as conn:
-        s = league.status(conn, now)
+    try:
+        with league.db.read() as conn:
+            s = league.status(conn, now)
+    except NoOpenRound:
+        return _not_started(args, now)
     passed = " (passed: waiting for the evaluation)" if s.deadline_passed else ""
     print(f"Season {s.season}, round {s.round_in_season} of the season "
           f"(round {s.round} overall; {s.evaluated_rounds} evaluated)")
@@ -79,14 +102,12 @@ def cmd_status(args: argparse.Namespace) -> int:
     for name in s.teams_with_lineup:
         print(f"  {name}")
     with league.db.read() as conn:
-        bounced = conn.execute(
-            "SELECT m.address, COUNT(*), MAX(b.at), MAX(b.reason) FROM bounces b"
-            " JOIN managers m ON m.id = b.manager_id GROUP BY m.id ORDER BY MAX(b.id) DESC"
-        ).fetchall()
+        bounced = bounces.bounced_managers(conn)
     if bounced:
         print(f"Managers whose mail bounced: {len(bounced)}")
-        for address, count, at, reason in bounced:
-            print(f"  {address}: {count} bounce(s), last {at or '?'}: {reason}")
+        for b in bounced:
+            print(f"  {b.address}: {b.count} bounce(s), last {b.last_at or '?'}: "
+                  f"{b.last_reason}")
     return 0
 
 
@@ -96,7 +117,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     league = _league(args)
     if args.all:
         with league.db.read() as conn:
-            rounds = [r[0] for r in conn.execute("SELECT round FROM round_results ORDER BY round")]
+            rounds = results.evaluated_rounds(conn)
         if not rounds:
             raise CliError("no round has been evaluated yet; nothing to replay")
     elif args.round is None:

@@ -12,8 +12,8 @@ class NoOpenRound(LeagueError):
 
     def __init__(self) -> None:
         super().__init__(
-            "the league has no open round; start it with a first deadline "
-            "(League.ensure_first_round)"
+            "the league has no open round yet: round 1 opens, with the first deadline "
+            "of schedule.deadlines, when the bot starts (turnited run)"
         )
 
 

@@ -45,9 +45,12 @@ from bot.rules.corrections import CorrectedLineup, correct
 from bot.rules.lineup import Lineup
 from bot.rules.rounding import to_cents
 from bot.rules.wp import age, budget
-from bot.storage import repo
-from bot.storage.repo import RoundRow
-from bot.storage.values import dec_from_db, dec_to_db, time_to_db
+from bot.storage import moves as move_rows
+from bot.storage import results
+from bot.storage import rounds as round_rows
+from bot.storage import teams as team_rows
+from bot.storage.rounds import RoundRow
+from bot.storage.values import dec_to_db
 
 #: ``step(name)`` is called at these points inside the apply transaction
 #: (crash tests raise from it).
@@ -119,10 +122,10 @@ class RoundInputs:
 
 def gather_inputs(conn: sqlite3.Connection, rnd: RoundRow) -> RoundInputs:
     """The teams that play round ``rnd`` and the teams deleted at its evaluation."""
-    moves = repo.current_moves(conn, rnd.number)
+    moves = move_rows.current_moves(conn, rnd.number)
     entrants: list[EntrantInput] = []
     doomed: list[int] = []
-    for team in repo.active_teams(conn):
+    for team in team_rows.active_teams(conn):
         if team.doomed_round is not None and team.doomed_round <= rnd.number:
             doomed.append(team.id)
             continue
@@ -211,65 +214,41 @@ def apply_round(
     step("checked")
     deleted = []
     for team_id in inputs.doomed:
-        deleted.append(repo.team_by_id(conn, team_id).name)
-        conn.execute("UPDATE teams SET deleted_round = ? WHERE id = ?", (number, team_id))
+        deleted.append(team_rows.team_by_id(conn, team_id).name)
+        team_rows.mark_deleted(conn, team_id, number)
     step("deleted")
     for entrant in inputs.entrants:
         gain, psz, record = _team_numbers(report, entrant.name)
         wp_new = entrant.wp + gain
-        conn.execute(
-            "INSERT INTO round_entries (round, team_id, move_id, lineup, played, budget,"
-            " corrections, wp_before, wp_gain, psz_before, psz_after, won, drawn, lost)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (number, entrant.team_id, entrant.move_id, str(entrant.sent),
-             str(entrant.corrected.lineup), entrant.corrected.budget,
-             canonical_json([c.to_json() for c in entrant.corrected.corrections]),
-             dec_to_db(entrant.wp), dec_to_db(gain), dec_to_db(entrant.psz), dec_to_db(psz),
-             record["won"], record["drawn"], record["lost"]),
-        )
-        conn.execute(
-            "INSERT INTO wp_history (team_id, round, kind, wp_before, wp_after)"
-            " VALUES (?, ?, 'gain', ?, ?)",
-            (entrant.team_id, number, dec_to_db(entrant.wp), dec_to_db(wp_new)),
-        )
-        conn.execute(
-            "UPDATE teams SET wp = ?, psz = ?, last_played_round = ? WHERE id = ?",
-            (dec_to_db(wp_new), dec_to_db(psz), number, entrant.team_id),
-        )
+        results.insert_entry(conn, results.EntryRow(
+            round=number, team_id=entrant.team_id, move_id=entrant.move_id,
+            lineup=str(entrant.sent), played=str(entrant.corrected.lineup),
+            budget=entrant.corrected.budget,
+            corrections=canonical_json([c.to_json() for c in entrant.corrected.corrections]),
+            wp_before=entrant.wp, wp_gain=gain, psz_before=entrant.psz, psz_after=psz,
+            won=record["won"], drawn=record["drawn"], lost=record["lost"],
+        ))
+        results.insert_wp_change(conn, entrant.team_id, number, "gain", entrant.wp, wp_new)
+        team_rows.set_played(conn, entrant.team_id, wp=wp_new, psz=psz, round_number=number)
         step("entry")
     step("gains_applied")
     aged = rnd.round_in_season >= settings.season_rounds
     if aged:
-        rows = conn.execute(
-            "SELECT id, wp FROM teams WHERE deleted_round IS NULL AND registered_round <= ?",
-            (number,),
-        ).fetchall()
-        for row in rows:
-            before = dec_from_db(row["wp"])
+        for team_id, before in team_rows.existing_by(conn, number):
             after = age(before)
-            conn.execute(
-                "INSERT INTO wp_history (team_id, round, kind, wp_before, wp_after)"
-                " VALUES (?, ?, 'ageing', ?, ?)",
-                (row["id"], number, dec_to_db(before), dec_to_db(after)),
-            )
-            conn.execute("UPDATE teams SET wp = ? WHERE id = ?", (dec_to_db(after), row["id"]))
+            results.insert_wp_change(conn, team_id, number, "ageing", before, after)
+            team_rows.set_wp(conn, team_id, after)
     step("aged")
-    conn.execute(
-        "INSERT INTO round_results (round, inputs, report, public_report, created_at)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (number, canonical_json(inputs_json), canonical_json(report),
-         canonical_json(public_report), time_to_db(now)),
+    results.insert_result(
+        conn, number, inputs=canonical_json(inputs_json), report=canonical_json(report),
+        public_report=canonical_json(public_report), now=now,
     )
     step("results_stored")
     seed = int(inputs_json["seed"])
-    conn.execute(
-        "UPDATE rounds SET state = 'evaluated', seed = ?, evaluated_at = ?"
-        " WHERE number = ? AND state = 'open'",
-        (seed, time_to_db(now), number),
-    )
+    round_rows.close_round(conn, number, seed=seed, now=now)
     step("round_closed")
     season, in_season = next_numbering(rnd.season, rnd.round_in_season, settings.season_rounds)
-    repo.insert_round(conn, number=number + 1, season=season, round_in_season=in_season,
+    round_rows.insert_round(conn, number=number + 1, season=season, round_in_season=in_season,
                       deadline=next_deadline, now=now)
     step("next_round_opened")
     return Applied(rnd, seed, report, public_report, tuple(deleted), aged, number + 1,

@@ -55,8 +55,14 @@ from bot.league.requests import (
 from bot.league.settings import LeagueSettings
 from bot.rules.corrections import correct
 from bot.rules.wp import budget
-from bot.storage import repo
-from bot.storage.repo import ManagerRow, MoveRow, TeamRow
+from bot.storage import managers as manager_rows
+from bot.storage import moves as move_rows
+from bot.storage import rounds as round_rows
+from bot.storage import teams as team_rows
+from bot.storage.db import savepoint
+from bot.storage.managers import ManagerRow
+from bot.storage.moves import MoveRow
+from bot.storage.teams import TeamRow
 
 #: Longest manager display name kept.
 DISPLAY_NAME_MAX = 60
@@ -106,13 +112,13 @@ class _Mail:
 
     def own_teams(self) -> list[TeamRow]:
         assert self.manager is not None
-        return repo.teams_of_manager(self.conn, self.manager.id)
+        return team_rows.teams_of_manager(self.conn, self.manager.id)
 
     def resolve(self, name: str, line: str) -> TeamRow | None:
         """The manager's team called ``name`` (full or short name), or None
         after recording why not."""
         key = name_key(name)
-        team = repo.team_by_key(self.conn, key)
+        team = team_rows.team_by_key(self.conn, key)
         own = self.own_teams()
         if team is None:
             by_short = [t for t in own if name_key(t.short_name) == key]
@@ -132,7 +138,7 @@ class _Mail:
     def implicit_team(self, line: str) -> TeamRow | None:
         """The team a lineup or withdrawal without a name is for."""
         if self.selected is not None:
-            return repo.team_by_id(self.conn, self.selected)
+            return team_rows.team_by_id(self.conn, self.selected)
         own = self.own_teams()
         if len(own) == 1:
             return own[0]
@@ -174,12 +180,12 @@ class _Mail:
         if team is None:
             return
         lineup = request.lineup
-        previous = repo.current_move(self.conn, self.target, team.id)
+        previous = move_rows.current_move(self.conn, self.target, team.id)
         had = previous.lineup if previous and not previous.withdrawn else None
         if had == lineup:
             self.note(oc.LINEUP_UNCHANGED, team=team.name, lineup=str(lineup), round=self.target)
         else:
-            repo.insert_move(
+            move_rows.insert_move(
                 self.conn, round_number=self.target, team_id=team.id, line=request.line,
                 lineup=lineup, now=self.now, inbound_id=self.inbound_id,
                 message_id=self.message_id,
@@ -198,7 +204,7 @@ class _Mail:
             self._announce_doom(team)
 
     def _announce_doom(self, team: TeamRow) -> None:
-        because = repo.team_by_id(self.conn, team.doomed_by).name if team.doomed_by else None
+        because = team_rows.team_by_id(self.conn, team.doomed_by).name if team.doomed_by else None
         self.note(oc.TEAM_WILL_BE_DELETED, team=team.name, wp=team.wp,
                   round=team.doomed_round, because=because)
 
@@ -216,7 +222,7 @@ class _Mail:
             if is_reserved(candidate):
                 self.fail(oc.NAME_RESERVED, name=candidate, line=request.line)
                 return
-        taken = repo.team_by_key(self.conn, choice.key)
+        taken = team_rows.team_by_key(self.conn, choice.key)
         if taken is not None:
             self.fail(oc.NAME_TAKEN, name=choice.name, line=request.line)
             return
@@ -226,7 +232,7 @@ class _Mail:
         if surplus > len(older):
             self.fail(oc.TOO_MANY_TEAMS, team=choice.name, limit=s.max_teams, line=request.line)
             return
-        team_id = repo.insert_team(
+        team_id = team_rows.insert_team(
             self.conn, name=choice.name, name_key=choice.key, short_name=choice.short_name,
             manager_id=self.manager.id, wp=s.initial_wp, psz=s.initial_psz,
             registered_round=self.target, now=self.now,
@@ -244,30 +250,30 @@ class _Mail:
                       short_name=choice.short_name, limit=s.short_max)
         if surplus > 0:
             for weak in weakest(older, surplus, self.lot):
-                repo.doom_team(self.conn, weak.id, self.target, team_id)
-                self._announce_doom(repo.team_by_id(self.conn, weak.id))
+                team_rows.doom_team(self.conn, weak.id, self.target, team_id)
+                self._announce_doom(team_rows.team_by_id(self.conn, weak.id))
 
     def _withdraw(self, request: Withdraw) -> None:
         team = self.resolve(request.team, request.line)
         if team is None:
             return
         if team.registered_round == self.target and team.last_played_round is None:
-            pardoned = repo.pardon_teams_doomed_by(self.conn, team.id)
-            repo.cancel_registration(self.conn, team.id, self.target)
+            pardoned = team_rows.pardon_teams_doomed_by(self.conn, team.id)
+            team_rows.cancel_registration(self.conn, team.id, self.target)
             if self.selected == team.id:
                 self.selected = None
             self.note(oc.REGISTRATION_WITHDRAWN, team=team.name, round=self.target)
             for other in pardoned:
-                self.note(oc.DELETION_CANCELLED, team=repo.team_by_id(self.conn, other).name)
+                self.note(oc.DELETION_CANCELLED, team=team_rows.team_by_id(self.conn, other).name)
             self.notices = [
                 n for n in self.notices
                 if not (n.code == oc.TEAM_WILL_BE_DELETED and n.params.get("because") == team.name)
             ]
             return
-        previous = repo.current_move(self.conn, self.target, team.id)
+        previous = move_rows.current_move(self.conn, self.target, team.id)
         had_lineup = previous is not None and not previous.withdrawn
         if previous is None or had_lineup:
-            repo.insert_move(
+            move_rows.insert_move(
                 self.conn, round_number=self.target, team_id=team.id, line=request.line,
                 lineup=None, now=self.now, inbound_id=self.inbound_id,
                 message_id=self.message_id,
@@ -279,8 +285,8 @@ class _Mail:
         name = clean(request.name)[:DISPLAY_NAME_MAX].strip()
         if not name:
             return
-        repo.update_manager(self.conn, self.manager.id, display_name=name)
-        self.manager = repo.manager_by_id(self.conn, self.manager.id)
+        manager_rows.update_manager(self.conn, self.manager.id, display_name=name)
+        self.manager = manager_rows.manager_by_id(self.conn, self.manager.id)
         self.note(oc.MANAGER_NAME_SET, name=name)
 
 
@@ -324,8 +330,8 @@ def team_states(
 ) -> list[TeamState]:
     """The manager's teams as they stand for ``round_number``."""
     states = []
-    for team in repo.teams_of_manager(conn, manager_id):
-        move = repo.current_move(conn, round_number, team.id)
+    for team in team_rows.teams_of_manager(conn, manager_id):
+        move = move_rows.current_move(conn, round_number, team.id)
         lineup = move.lineup if move and not move.withdrawn else None
         prior = (before or {}).get(team.id)
         states.append(TeamState(
@@ -361,14 +367,14 @@ def submit_moves(
     if now.tzinfo is None:
         raise BadTime("now", now)
     address = normalize_address(sender)
-    current = repo.open_round(conn)
+    current = round_rows.open_round(conn)
     if current is None:
         raise NoOpenRound()
     late = now > current.deadline
     target = current.number + 1 if late else current.number
-    target_round = repo.round_by_number(conn, target)
+    target_round = round_rows.round_by_number(conn, target)
     mail = _Mail(conn, settings, lot, moves, now, target, inbound_id, message_id)
-    mail.manager = repo.manager_by_address(conn, address)
+    mail.manager = manager_rows.manager_by_address(conn, address)
     if late:
         mail.note(oc.LATE, missed=current.number, deadline=current.deadline, round=target)
 
@@ -409,62 +415,60 @@ def submit_moves(
             info = ManagerInfo(address, manager.display_name, is_new=False)
             return result(False, info, [])
 
-    conn.execute("SAVEPOINT submit_moves")
-    new_password: str | None = None
-    is_new = False
-    if changing and manager is None:
-        names = [clean(r.name) for r in requests if isinstance(r, SetManagerName)]
-        display = names[-1] if names and names[-1] else clean(sender_name or "") or None
-        new_password = generate_password() if settings.passwords else None
-        hashed = hash_password(new_password, n=settings.password_cost) if new_password else None
-        manager_id = repo.insert_manager(conn, address, display, hashed, now, target)
-        mail.manager = repo.manager_by_id(conn, manager_id)
-        is_new = True
-        mail.note(oc.MANAGER_CREATED, address=address, password=new_password)
-    elif changing and manager is not None and settings.passwords and not manager.password_hash:
-        new_password = generate_password()
-        repo.update_manager(conn, manager.id,
-                            password_hash=hash_password(new_password, n=settings.password_cost))
-        mail.note(oc.PASSWORD_ISSUED, password=new_password)
+    with savepoint(conn, "submit_moves") as point:
+        new_password: str | None = None
+        is_new = False
+        if changing and manager is None:
+            names = [clean(r.name) for r in requests if isinstance(r, SetManagerName)]
+            display = names[-1] if names and names[-1] else clean(sender_name or "") or None
+            new_password = generate_password() if settings.passwords else None
+            hashed = hash_password(new_password, n=settings.password_cost) if new_password else None
+            manager_id = manager_rows.insert_manager(conn, address, display, hashed, now, target)
+            mail.manager = manager_rows.manager_by_id(conn, manager_id)
+            is_new = True
+            mail.note(oc.MANAGER_CREATED, address=address, password=new_password)
+        elif changing and manager is not None and settings.passwords and not manager.password_hash:
+            new_password = generate_password()
+            hashed = hash_password(new_password, n=settings.password_cost)
+            manager_rows.update_manager(conn, manager.id, password_hash=hashed)
+            mail.note(oc.PASSWORD_ISSUED, password=new_password)
 
-    before: dict[int, MoveRow | None] = {}
-    if mail.manager is not None:
-        before = {t.id: repo.current_move(conn, target, t.id) for t in mail.own_teams()}
-        attached, _ = _attach_short_names(moves)
-        mail.short_names = attached
-        for request in requests:
-            mail.carry_out(request)
-    if any(isinstance(r, AskStatus) for r in requests):
-        if mail.manager is None:
-            mail.note(oc.NOT_REGISTERED, address=address)
-        else:
-            season, in_season = (
-                (target_round.season, target_round.round_in_season) if target_round
-                else next_numbering(current.season, current.round_in_season,
-                                    settings.season_rounds)
-            )
-            mail.note(oc.STATUS, season=season, round=target, round_in_season=in_season,
-                      deadline=target_round.deadline if target_round else None)
-    mail.errors.extend(line_errors)
+        before: dict[int, MoveRow | None] = {}
+        if mail.manager is not None:
+            before = {t.id: move_rows.current_move(conn, target, t.id) for t in mail.own_teams()}
+            attached, _ = _attach_short_names(moves)
+            mail.short_names = attached
+            for request in requests:
+                mail.carry_out(request)
+        if any(isinstance(r, AskStatus) for r in requests):
+            if mail.manager is None:
+                mail.note(oc.NOT_REGISTERED, address=address)
+            else:
+                season, in_season = (
+                    (target_round.season, target_round.round_in_season) if target_round
+                    else next_numbering(current.season, current.round_in_season,
+                                        settings.season_rounds)
+                )
+                mail.note(oc.STATUS, season=season, round=target, round_in_season=in_season,
+                          deadline=target_round.deadline if target_round else None)
+        mail.errors.extend(line_errors)
 
-    accepted = not mail.errors
-    if accepted:
-        conn.execute("RELEASE SAVEPOINT submit_moves")
-    else:
-        conn.execute("ROLLBACK TO SAVEPOINT submit_moves")
-        conn.execute("RELEASE SAVEPOINT submit_moves")
+        accepted = not mail.errors
+        if not accepted:
+            point.rollback()
+    if not accepted:
         mail.notices = [n for n in mail.notices if n.code in _KEPT_ON_REJECT]
         mail.note(oc.NOTHING_CHANGED)
         new_password = None
         if is_new:
             mail.manager, is_new = None, False
         elif mail.manager is not None:
-            mail.manager = repo.manager_by_id(conn, mail.manager.id)
+            mail.manager = manager_rows.manager_by_id(conn, mail.manager.id)
 
     if accepted and mail.manager is not None and moves.language_known:
         # Newsletters and reminders follow the language of the latest accepted
         # mail that showed one (a bare lineup says nothing about it).
-        repo.update_manager(conn, mail.manager.id, language=moves.language)
+        manager_rows.update_manager(conn, mail.manager.id, language=moves.language)
 
     info: ManagerInfo | None = None
     teams: list[TeamState] = []

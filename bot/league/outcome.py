@@ -1,7 +1,8 @@
 """What a mail did, as language-neutral data for the reply renderer.
 
 ``League.submit`` returns a ``MoveOutcome``. Every message to the manager is
-a ``Notice(code, params)``; the renderer has one German and one English
+a ``Notice(code, params)`` with a ``Code`` (a ``StrEnum``: its values are
+the strings stored and rendered); the renderer has one German and one English
 sentence per code (``CODES`` below documents each code and its params).
 Informational notices go to ``MoveOutcome.notices``, rejections to
 ``MoveOutcome.errors``.
@@ -12,52 +13,95 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from enum import StrEnum
 from typing import Any
 
 from bot.league.requests import LineError
 from bot.rules.corrections import CorrectedLineup
 from bot.rules.lineup import Lineup
 
-# -- notices (something was done or is worth knowing) -------------------------
-MANAGER_CREATED = "manager_created"
-PASSWORD_ISSUED = "password_issued"
-MANAGER_NAME_SET = "manager_name_set"
-TEAM_REGISTERED = "team_registered"
-NAME_SHORTENED = "name_shortened"
-SHORT_NAME_DERIVED = "short_name_derived"
-SHORT_NAME_SHORTENED = "short_name_shortened"
-LINEUP_SET = "lineup_set"
-LINEUP_REPLACED = "lineup_replaced"
-LINEUP_UNCHANGED = "lineup_unchanged"
-LINEUP_CORRECTED = "lineup_corrected"
-WITHDRAWN = "withdrawn"
-REGISTRATION_WITHDRAWN = "registration_withdrawn"
-TEAM_WILL_BE_DELETED = "team_will_be_deleted"
-DELETION_CANCELLED = "deletion_cancelled"
-LATE = "late"
-STATUS = "status"
-NOT_REGISTERED = "not_registered"
-HELP = "help"
-NOTHING_TO_DO = "nothing_to_do"
-NOTHING_CHANGED = "nothing_changed"
 
-# -- errors (a request was refused; the whole mail then changes nothing) -----
-PASSWORD_MISSING = "password_missing"
-PASSWORD_WRONG = "password_wrong"
-LINE_ERROR = "line_error"
-NAME_TAKEN = "name_taken"
-NAME_RESERVED = "name_reserved"
-NAME_EMPTY = "name_empty"
-TOO_MANY_TEAMS = "too_many_teams"
-UNKNOWN_TEAM = "unknown_team"
-TEAM_NOT_YOURS = "team_not_yours"
-TEAM_DELETED = "team_deleted"
-WHICH_TEAM = "which_team"
-NO_TEAM = "no_team"
-SHORT_NAME_WITHOUT_TEAM = "short_name_without_team"
+class Code(StrEnum):
+    """Every notice and error code (values are stored in the ledger and read by
+    the reply templates, so they never change)."""
+
+    # -- notices (something was done or is worth knowing) -------------------------
+    MANAGER_CREATED = "manager_created"
+    PASSWORD_ISSUED = "password_issued"
+    MANAGER_NAME_SET = "manager_name_set"
+    TEAM_REGISTERED = "team_registered"
+    NAME_SHORTENED = "name_shortened"
+    SHORT_NAME_DERIVED = "short_name_derived"
+    SHORT_NAME_SHORTENED = "short_name_shortened"
+    LINEUP_SET = "lineup_set"
+    LINEUP_REPLACED = "lineup_replaced"
+    LINEUP_UNCHANGED = "lineup_unchanged"
+    LINEUP_CORRECTED = "lineup_corrected"
+    WITHDRAWN = "withdrawn"
+    REGISTRATION_WITHDRAWN = "registration_withdrawn"
+    TEAM_WILL_BE_DELETED = "team_will_be_deleted"
+    DELETION_CANCELLED = "deletion_cancelled"
+    LATE = "late"
+    STATUS = "status"
+    NOT_REGISTERED = "not_registered"
+    HELP = "help"
+    NOTHING_TO_DO = "nothing_to_do"
+    NOTHING_CHANGED = "nothing_changed"
+
+    # -- errors (a request was refused; the whole mail then changes nothing) -----
+    PASSWORD_MISSING = "password_missing"
+    PASSWORD_WRONG = "password_wrong"
+    LINE_ERROR = "line_error"
+    NAME_TAKEN = "name_taken"
+    NAME_RESERVED = "name_reserved"
+    NAME_EMPTY = "name_empty"
+    TOO_MANY_TEAMS = "too_many_teams"
+    UNKNOWN_TEAM = "unknown_team"
+    TEAM_NOT_YOURS = "team_not_yours"
+    TEAM_DELETED = "team_deleted"
+    WHICH_TEAM = "which_team"
+    NO_TEAM = "no_team"
+    SHORT_NAME_WITHOUT_TEAM = "short_name_without_team"
+
+
+# Module-level names, as the league and the tests spell them (``oc.HELP``).
+MANAGER_CREATED = Code.MANAGER_CREATED
+PASSWORD_ISSUED = Code.PASSWORD_ISSUED
+MANAGER_NAME_SET = Code.MANAGER_NAME_SET
+TEAM_REGISTERED = Code.TEAM_REGISTERED
+NAME_SHORTENED = Code.NAME_SHORTENED
+SHORT_NAME_DERIVED = Code.SHORT_NAME_DERIVED
+SHORT_NAME_SHORTENED = Code.SHORT_NAME_SHORTENED
+LINEUP_SET = Code.LINEUP_SET
+LINEUP_REPLACED = Code.LINEUP_REPLACED
+LINEUP_UNCHANGED = Code.LINEUP_UNCHANGED
+LINEUP_CORRECTED = Code.LINEUP_CORRECTED
+WITHDRAWN = Code.WITHDRAWN
+REGISTRATION_WITHDRAWN = Code.REGISTRATION_WITHDRAWN
+TEAM_WILL_BE_DELETED = Code.TEAM_WILL_BE_DELETED
+DELETION_CANCELLED = Code.DELETION_CANCELLED
+LATE = Code.LATE
+STATUS = Code.STATUS
+NOT_REGISTERED = Code.NOT_REGISTERED
+HELP = Code.HELP
+NOTHING_TO_DO = Code.NOTHING_TO_DO
+NOTHING_CHANGED = Code.NOTHING_CHANGED
+PASSWORD_MISSING = Code.PASSWORD_MISSING
+PASSWORD_WRONG = Code.PASSWORD_WRONG
+LINE_ERROR = Code.LINE_ERROR
+NAME_TAKEN = Code.NAME_TAKEN
+NAME_RESERVED = Code.NAME_RESERVED
+NAME_EMPTY = Code.NAME_EMPTY
+TOO_MANY_TEAMS = Code.TOO_MANY_TEAMS
+UNKNOWN_TEAM = Code.UNKNOWN_TEAM
+TEAM_NOT_YOURS = Code.TEAM_NOT_YOURS
+TEAM_DELETED = Code.TEAM_DELETED
+WHICH_TEAM = Code.WHICH_TEAM
+NO_TEAM = Code.NO_TEAM
+SHORT_NAME_WITHOUT_TEAM = Code.SHORT_NAME_WITHOUT_TEAM
 
 #: Every code with what it means and its params (the renderer's checklist).
-CODES: dict[str, str] = {
+CODES: dict[Code, str] = {
     MANAGER_CREATED: "A new manager was created for this address. params: address, "
     "password (the generated password, or None when passwords are off).",
     PASSWORD_ISSUED: "The manager had no password; this one was generated and must be "
@@ -129,12 +173,16 @@ CODES: dict[str, str] = {
 class Notice:
     """One message to the manager: a code of ``CODES`` and its params."""
 
-    code: str
+    code: Code
     params: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.code not in CODES:
-            raise ValueError(f"unknown notice code {self.code!r}; known: {sorted(CODES)}")
+        try:
+            object.__setattr__(self, "code", Code(self.code))
+        except ValueError:
+            raise ValueError(
+                f"unknown notice code {self.code!r}; known: {sorted(CODES)}"
+            ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +236,7 @@ class MoveOutcome:
     line_errors: tuple[LineError, ...] = ()
     language: str = "de"
 
-    def codes(self) -> list[str]:
+    def codes(self) -> list[Code]:
         """All notice and error codes in order (handy for logs and tests)."""
         return [n.code for n in self.notices] + [e.code for e in self.errors]
 

@@ -24,10 +24,13 @@ from bot.league.outcome import MoveOutcome
 from bot.league.requests import ParsedMoves
 from bot.league.settings import LeagueSettings
 from bot.league.tables import PszRow, WpRow, manager_label
-from bot.storage import repo
+from bot.storage import bounces, reminders, results
+from bot.storage import managers as manager_rows
+from bot.storage import moves as move_rows
+from bot.storage import rounds as round_rows
+from bot.storage import teams as team_rows
 from bot.storage.db import Database
-from bot.storage.repo import RoundRow
-from bot.storage.values import time_to_db
+from bot.storage.rounds import RoundRow
 
 __all__ = [
     "EvaluationResult",
@@ -132,7 +135,7 @@ class League:
     # -- rounds ------------------------------------------------------------------
 
     def open_round(self, conn: sqlite3.Connection) -> RoundRow | None:
-        return repo.open_round(conn)
+        return round_rows.open_round(conn)
 
     def ensure_first_round(self, now: datetime, deadline: datetime) -> RoundRow:
         """Open round 1 of season 1 with ``deadline`` if the league has no round yet;
@@ -140,10 +143,10 @@ class League:
         _aware("now", now)
         _aware("deadline", deadline)
         with self.db.transaction() as conn:
-            if repo.round_by_number(conn, 1) is None:
-                repo.insert_round(conn, number=1, season=1, round_in_season=1,
+            if round_rows.round_by_number(conn, 1) is None:
+                round_rows.insert_round(conn, number=1, season=1, round_in_season=1,
                                   deadline=deadline, now=now)
-            current = repo.open_round(conn)
+            current = round_rows.open_round(conn)
             if current is None:
                 raise NoOpenRound()
             return current
@@ -152,13 +155,12 @@ class League:
         """Move the deadline of the open round."""
         _aware("deadline", deadline)
         with self.db.transaction() as conn:
-            rnd = repo.round_by_number(conn, round_number)
+            rnd = round_rows.round_by_number(conn, round_number)
             if rnd is None:
                 raise UnknownRound(round_number)
             if not rnd.is_open:
                 raise RoundNotOpen(round_number)
-            conn.execute("UPDATE rounds SET deadline = ? WHERE number = ?",
-                         (time_to_db(deadline), round_number))
+            round_rows.set_deadline(conn, round_number, deadline)
 
     # -- moves -------------------------------------------------------------------
 
@@ -215,7 +217,7 @@ class League:
         step = self.step or (lambda _name: None)
         for attempt in range(ev.MAX_ATTEMPTS):
             with self.db.read() as conn:
-                rnd = repo.open_round(conn)
+                rnd = round_rows.open_round(conn)
                 if rnd is None or (not force and now <= rnd.deadline):
                     return None
                 inputs = ev.gather_inputs(conn, rnd)
@@ -225,7 +227,7 @@ class League:
             if not last:
                 report = ev.play(inputs_json, progress)
             with self.db.transaction() as conn:
-                current = repo.open_round(conn)
+                current = round_rows.open_round(conn)
                 if current is None or current.number != rnd.number:
                     return None
                 fresh = ev.gather_inputs(conn, current)
@@ -264,25 +266,20 @@ class League:
     def replay(self, round_number: int) -> ReplayResult:
         """Re-play an evaluated round from its stored inputs and seed."""
         with self.db.read() as conn:
-            row = conn.execute(
-                "SELECT inputs, report FROM round_results WHERE round = ?", (round_number,)
-            ).fetchone()
-        if row is None:
+            stored = results.stored_inputs_and_report(conn, round_number)
+        if stored is None:
             raise UnknownRound(round_number, "has been evaluated")
-        return ev.replay_stored(row["inputs"], row["report"], round_number)
+        return ev.replay_stored(*stored, round_number)
 
     def stored_report(self, round_number: int, *, public: bool = True) -> dict[str, Any]:
         """The stored (public or full) report of an evaluated round."""
         import json
 
-        column = "public_report" if public else "report"
         with self.db.read() as conn:
-            row = conn.execute(
-                f"SELECT {column} FROM round_results WHERE round = ?", (round_number,)
-            ).fetchone()
-        if row is None:
+            text = results.stored_report(conn, round_number, public=public)
+        if text is None:
             raise UnknownRound(round_number, "has been evaluated")
-        return json.loads(row[0])
+        return json.loads(text)  # type: ignore[no-any-return]
 
     # -- questions ---------------------------------------------------------------
 
@@ -294,38 +291,31 @@ class League:
 
     def recipients(self, conn: sqlite3.Connection) -> list[Recipient]:
         """Every manager with at least one team (the newsletter's recipients)."""
-        rows = conn.execute(
-            "SELECT id, address, display_name, language FROM managers m WHERE EXISTS ("
-            " SELECT 1 FROM teams t WHERE t.manager_id = m.id AND t.deleted_round IS NULL)"
-            " ORDER BY id"
-        )
-        return [Recipient(r["id"], r["address"], r["display_name"], r["language"])
-                for r in rows]
+        return [Recipient(m.id, m.address, m.display_name, m.language)
+                for m in manager_rows.active_recipients(conn)]
 
     def status(self, conn: sqlite3.Connection, now: datetime) -> LeagueStatus:
         _aware("now", now)
-        rnd = repo.open_round(conn)
+        rnd = round_rows.open_round(conn)
         if rnd is None:
             raise NoOpenRound()
-        moves = repo.current_moves(conn, rnd.number)
-        active = repo.active_teams(conn)
+        moves = move_rows.current_moves(conn, rnd.number)
+        active = team_rows.active_teams(conn)
         with_lineup = sorted(
             (t.name for t in active
              if t.registered_round <= rnd.number and t.id in moves
              and moves[t.id].lineup is not None),
             key=str.casefold,
         )
-        evaluated = conn.execute(
-            "SELECT COUNT(*) FROM rounds WHERE state = 'evaluated'"
-        ).fetchone()[0]
+        evaluated = round_rows.count_evaluated(conn)
         return LeagueStatus(
             season=rnd.season,
             round=rnd.number,
             round_in_season=rnd.round_in_season,
             deadline=rnd.deadline,
             deadline_passed=now > rnd.deadline,
-            managers=repo.count_managers(conn),
-            managers_total=repo.count_managers(conn, with_active_teams=False),
+            managers=manager_rows.count_managers(conn),
+            managers_total=manager_rows.count_managers(conn, with_active_teams=False),
             teams=len(active),
             teams_with_lineup=tuple(with_lineup),
             evaluated_rounds=int(evaluated),
@@ -336,25 +326,16 @@ class League:
     ) -> list[ReminderTarget]:
         """Managers whose teams played in one of the last ``listed_rounds`` rounds
         before ``round_number`` but have no move (lineup or withdrawal) for it."""
-        rows = conn.execute(
-            """
-            SELECT m.id, m.address, m.display_name, m.language, t.name
-            FROM teams t JOIN managers m ON m.id = t.manager_id
-            WHERE t.deleted_round IS NULL AND t.doomed_round IS NULL
-              AND EXISTS (SELECT 1 FROM round_entries e WHERE e.team_id = t.id
-                          AND e.round BETWEEN :first AND :last)
-              AND NOT EXISTS (SELECT 1 FROM moves v WHERE v.team_id = t.id AND v.round = :r)
-            ORDER BY m.id, t.id
-            """,
-            {"r": round_number, "first": round_number - self.settings.listed_rounds,
-             "last": round_number - 1},
+        rows = reminders.teams_without_move(
+            conn, round_number, first=round_number - self.settings.listed_rounds,
+            last=round_number - 1,
         )
         grouped: dict[int, ReminderTarget] = {}
         for row in rows:
-            found = grouped.get(row["id"])
-            teams = (*found.teams, row["name"]) if found else (row["name"],)
-            grouped[row["id"]] = ReminderTarget(row["id"], row["address"], row["display_name"],
-                                                teams, row["language"])
+            found = grouped.get(row.manager_id)
+            teams = (*found.teams, row.team) if found else (row.team,)
+            grouped[row.manager_id] = ReminderTarget(row.manager_id, row.address,
+                                                     row.display_name, teams, row.language)
         return list(grouped.values())
 
     def record_bounce(
@@ -366,15 +347,12 @@ class League:
             normalized = normalize_address(address)
         except LeagueError:
             normalized = address
-        manager = repo.manager_by_address(conn, normalized)
-        cur = conn.execute(
-            "INSERT INTO bounces (manager_id, inbound_id, recipient, reason, at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (manager.id if manager else None, inbound_id, normalized, reason,
-             time_to_db(now) if now else None),
+        manager = manager_rows.manager_by_address(conn, normalized)
+        return bounces.insert_bounce(
+            conn, manager_id=manager.id if manager else None, inbound_id=inbound_id,
+            recipient=normalized, reason=reason, now=now,
         )
-        return int(cur.lastrowid)  # type: ignore[arg-type]
 
     def manager_label(self, conn: sqlite3.Connection, manager_id: int) -> str:
-        manager = repo.manager_by_id(conn, manager_id)
+        manager = manager_rows.manager_by_id(conn, manager_id)
         return manager_label(manager.display_name, manager.address)

@@ -16,7 +16,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from bot.rules.rounding import half_up, to_cents
-from bot.storage.values import dec_from_db
+from bot.storage import standings
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,42 +59,12 @@ def manager_label(display_name: str | None, address: str) -> str:
 
 
 def listed_teams(conn: sqlite3.Connection, round_number: int, listed_rounds: int) -> list[_Listed]:
-    rows = conn.execute(
-        """
-        SELECT t.id, t.name, t.short_name, t.name_key, m.display_name, m.address
-        FROM teams t JOIN managers m ON m.id = t.manager_id
-        WHERE t.registered_round <= :r
-          AND (t.deleted_round IS NULL OR t.deleted_round > :r)
-          AND EXISTS (SELECT 1 FROM round_entries e
-                      WHERE e.team_id = t.id AND e.round BETWEEN :first AND :r)
-        ORDER BY t.id
-        """,
-        {"r": round_number, "first": round_number - listed_rounds + 1},
-    )
+    rows = standings.listed_teams(conn, round_number, round_number - listed_rounds + 1)
     return [
-        _Listed(r["id"], r["name"], r["short_name"],
-                manager_label(r["display_name"], r["address"]), r["name_key"])
+        _Listed(r.team_id, r.name, r.short_name, manager_label(r.display_name, r.address),
+                r.name_key)
         for r in rows
     ]
-
-
-def wp_after(conn: sqlite3.Connection, team_id: int, round_number: int) -> Decimal | None:
-    """A team's WP right after round ``round_number`` (None if it never changed)."""
-    row = conn.execute(
-        "SELECT wp_after FROM wp_history WHERE team_id = ? AND round <= ?"
-        " ORDER BY round DESC, kind = 'ageing' DESC LIMIT 1",
-        (team_id, round_number),
-    ).fetchone()
-    return dec_from_db(row[0]) if row else None
-
-
-def psz_after(conn: sqlite3.Connection, team_id: int, round_number: int) -> Decimal | None:
-    row = conn.execute(
-        "SELECT psz_after FROM round_entries WHERE team_id = ? AND round <= ?"
-        " ORDER BY round DESC LIMIT 1",
-        (team_id, round_number),
-    ).fetchone()
-    return dec_from_db(row[0]) if row else None
 
 
 def _places(values: list[object]) -> list[int]:
@@ -110,12 +80,8 @@ def wp_table(conn: sqlite3.Connection, round_number: int, listed_rounds: int = 3
     gain, then name."""
     entries = []
     for team in listed_teams(conn, round_number, listed_rounds):
-        wp = wp_after(conn, team.team_id, round_number)
-        gain_row = conn.execute(
-            "SELECT wp_gain FROM round_entries WHERE round = ? AND team_id = ?",
-            (round_number, team.team_id),
-        ).fetchone()
-        gain = dec_from_db(gain_row[0]) if gain_row else None
+        wp = standings.wp_after(conn, team.team_id, round_number)
+        gain = standings.wp_gain(conn, team.team_id, round_number)
         assert wp is not None, f"listed team {team.name!r} has no WP history"
         entries.append((team, to_cents(wp), gain))
     entries.sort(key=lambda e: (-e[1], -(e[2] or 0), e[0].name_key))
@@ -130,7 +96,7 @@ def psz_table(conn: sqlite3.Connection, round_number: int, listed_rounds: int = 
     """The PSZ of every listed team after ``round_number``, descending."""
     entries = []
     for team in listed_teams(conn, round_number, listed_rounds):
-        psz = psz_after(conn, team.team_id, round_number)
+        psz = standings.psz_after(conn, team.team_id, round_number)
         assert psz is not None, f"listed team {team.name!r} has no PSZ history"
         entries.append((team, to_cents(psz)))
     entries.sort(key=lambda e: (-e[1], e[0].name_key))

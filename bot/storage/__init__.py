@@ -1,10 +1,16 @@
-"""SQLite storage: one database file, ordered migrations, one ``transaction()`` helper.
+"""SQLite storage: every SQL statement of the bot lives in this package.
 
-``open_database(state_dir)`` is the entry point; the schema lives in
-``bot.storage.migrations``; ``bot.storage.values`` converts exact numbers
+``open_database(state_dir)`` is the entry point (it applies the migrations
+of ``bot.storage.migrations``); ``Database.transaction()`` and
+``savepoint()`` are the one transaction helper; ``StorageError`` says in one
+line why a database cannot be used. One module per table group, each with
+typed rows and the queries on them: ``managers``, ``teams``, ``rounds``,
+``moves``, ``results`` (round_results, round_entries, wp_history),
+``standings`` (the reads behind the WP/PSZ tables), ``ledger`` (inbound),
+``outbox``, ``reminders``, ``bounces``; ``values`` converts exact numbers
 and times to and from their stored text form.
 """
 
-from bot.storage.db import DATABASE_FILE, Database, StorageError, open_database
+from bot.storage.db import DATABASE_FILE, Database, StorageError, open_database, savepoint
 
-__all__ = ["DATABASE_FILE", "Database", "StorageError", "open_database"]
+__all__ = ["DATABASE_FILE", "Database", "StorageError", "open_database", "savepoint"]

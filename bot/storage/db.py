@@ -1,11 +1,16 @@
-"""The database handle: connections, the one ``transaction()`` helper, migrations on open.
+"""The database handle: connections, the one ``transaction()``/``savepoint()`` helper,
+migrations on open.
 
 Every connection is configured the same way: autocommit mode
 (``isolation_level=None``, transactions are begun explicitly), WAL journal,
 foreign keys on, a busy timeout and ``sqlite3.Row`` rows. A connection is
 made per transaction, so the handle can be shared between threads; a nested
 ``transaction()`` in the same thread reuses the open connection and becomes
-a SAVEPOINT.
+a SAVEPOINT (``savepoint(conn, name)``, also usable on its own).
+
+A read-only, full, corrupt or unopenable database surfaces as
+``StorageError`` (``bot.storage.errors``) from ``connect()``, ``read()``,
+``transaction()`` and ``open_database()``, never as a bare ``sqlite3`` error.
 """
 
 from __future__ import annotations
@@ -16,13 +21,47 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from bot.storage.errors import StorageError, storage_errors
+from bot.storage.migrations import apply_migrations, current_version
+
+__all__ = ["DATABASE_FILE", "Database", "Savepoint", "StorageError", "open_database",
+           "open_existing", "savepoint"]
+
 DATABASE_FILE = "turnited.sqlite3"
 #: How long a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_MS = 30_000
 
 
-class StorageError(RuntimeError):
-    """The database is unusable: e.g. its schema is newer than this program."""
+class Savepoint:
+    """An open SAVEPOINT; ``rollback()`` undoes what was done inside it (the
+    block goes on, and the savepoint is released at its end)."""
+
+    def __init__(self, conn: sqlite3.Connection, name: str) -> None:
+        self.conn = conn
+        self.name = name
+        self.rolled_back = False
+
+    def rollback(self) -> None:
+        self.conn.execute(f"ROLLBACK TO SAVEPOINT {self.name}")
+        self.rolled_back = True
+
+
+@contextmanager
+def savepoint(conn: sqlite3.Connection, name: str) -> Iterator[Savepoint]:
+    """A SAVEPOINT inside ``conn``'s transaction: released at the end of the
+    block, rolled back (and released) if the block raises."""
+    if not name.isidentifier():
+        raise ValueError(f"savepoint name {name!r} must be an identifier")
+    conn.execute(f"SAVEPOINT {name}")
+    point = Savepoint(conn, name)
+    try:
+        yield point
+    except BaseException:
+        conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+        conn.execute(f"RELEASE SAVEPOINT {name}")
+        raise
+    else:
+        conn.execute(f"RELEASE SAVEPOINT {name}")
 
 
 class Database:
@@ -32,8 +71,10 @@ class Database:
     connection for read-only work (the caller closes it, or uses ``read()``).
     """
 
-    def __init__(self, path: Path, *, durable: bool = True) -> None:
+    def __init__(self, path: Path, *, durable: bool = True, read_only: bool = False) -> None:
         self.path = Path(path)
+        #: Open the file with ``mode=ro``: every write fails with ``StorageError``.
+        self.read_only = read_only
         #: ``synchronous=FULL`` (every commit reaches the disk) or ``NORMAL``
         #: (commits stay atomic, the last ones may be lost on power failure;
         #: for simulations and tests).
@@ -59,23 +100,30 @@ class Database:
 
     def connect(self) -> sqlite3.Connection:
         """A new configured connection (autocommit mode; the caller closes it)."""
-        conn = self._configure(sqlite3.connect(
-            self.path,
-            isolation_level=None,
-            timeout=BUSY_TIMEOUT_MS / 1000,
-            check_same_thread=False,
-        ))
-        with self._anchor_lock:
-            if self._anchor is None:
-                self._anchor = sqlite3.connect(self.path, check_same_thread=False)
-                self._anchor.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        with storage_errors(self.path):
+            conn = self._configure(sqlite3.connect(
+                self._target(),
+                isolation_level=None,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                check_same_thread=False,
+                uri=self.read_only,
+            ))
+            with self._anchor_lock:
+                if self._anchor is None:
+                    self._anchor = sqlite3.connect(self._target(), check_same_thread=False,
+                                                   uri=self.read_only)
+                    self._anchor.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
         return conn
+
+    def _target(self) -> str | Path:
+        return f"{self.path.resolve().as_uri()}?mode=ro" if self.read_only else self.path
 
     def _configure(self, conn: sqlite3.Connection) -> sqlite3.Connection:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA journal_mode = WAL")
+        if not self.read_only:
+            conn.execute("PRAGMA journal_mode = WAL")
         conn.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'NORMAL'}")
         return conn
 
@@ -90,11 +138,12 @@ class Database:
             return
         conn = self.connect()
         try:
-            conn.execute("BEGIN")
-            try:
-                yield conn
-            finally:
-                conn.execute("ROLLBACK")
+            with storage_errors(self.path):
+                conn.execute("BEGIN")
+                try:
+                    yield conn
+                finally:
+                    conn.execute("ROLLBACK")
         finally:
             conn.close()
 
@@ -106,46 +155,47 @@ class Database:
         current = getattr(self._local, "conn", None)
         if current is not None:
             depth = self._local.depth = self._local.depth + 1
-            name = f"sp_{depth}"
-            current.execute(f"SAVEPOINT {name}")
             try:
-                yield current
-            except BaseException:
-                current.execute(f"ROLLBACK TO SAVEPOINT {name}")
-                current.execute(f"RELEASE SAVEPOINT {name}")
-                raise
-            else:
-                current.execute(f"RELEASE SAVEPOINT {name}")
+                with savepoint(current, f"sp_{depth}"):
+                    yield current
             finally:
                 self._local.depth -= 1
             return
         conn = self.connect()
         self._local.conn, self._local.depth = conn, 0
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-            else:
-                conn.execute("COMMIT")
+            with storage_errors(self.path):
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+                else:
+                    conn.execute("COMMIT")
         finally:
             self._local.conn = None
             conn.close()
+
+    def copy_to(self, state_dir: Path) -> Path:
+        """Copy the database, consistently, to ``state_dir/turnited.sqlite3``."""
+        target_path = Path(state_dir) / DATABASE_FILE
+        with self.read() as conn, storage_errors(target_path):
+            target = sqlite3.connect(target_path)
+            try:
+                conn.backup(target)
+            finally:
+                target.close()
+        return target_path
 
     # -- schema ------------------------------------------------------------
 
     def migrate(self) -> list[int]:
         """Apply every pending migration; returns the versions applied."""
-        from bot.storage.migrations import apply_migrations
-
         return apply_migrations(self)
 
     def schema_version(self) -> int:
-        from bot.storage.migrations import current_version
-
         with self.read() as conn:
             return current_version(conn)
 
@@ -156,5 +206,17 @@ def open_database(state_dir: Path, *, durable: bool = True) -> Database:
     state_dir = Path(state_dir)
     state_dir.mkdir(parents=True, exist_ok=True)
     db = Database(state_dir / DATABASE_FILE, durable=durable)
+    db.migrate()
+    return db
+
+
+def open_existing(path: Path, *, durable: bool = True) -> Database:
+    """Open the database file ``path`` that must exist already (the CLI's
+    read commands: they never create a league) and bring its schema up to date."""
+    path = Path(path)
+    if not path.is_file():
+        raise StorageError(f"no league database at {str(path)!r}; is the state directory "
+                           "right (--state DIR)? The bot creates it when it starts.")
+    db = Database(path, durable=durable)
     db.migrate()
     return db

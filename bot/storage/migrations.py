@@ -11,14 +11,24 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from bot.storage.db import Database
+from bot.storage.errors import StorageError
 
 Step = str | Callable[[sqlite3.Connection], None]
+
+
+class MigratableDatabase(Protocol):
+    """What migrating needs of ``bot.storage.db.Database`` (no import of it: the
+    database applies the migrations when it is opened)."""
+
+    path: Path
+
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,11 +252,9 @@ def _run(conn: sqlite3.Connection, step: Step) -> None:
 
 
 def apply_migrations(
-    db: Database, migrations: tuple[Migration, ...] = MIGRATIONS
+    db: MigratableDatabase, migrations: tuple[Migration, ...] = MIGRATIONS
 ) -> list[int]:
     """Apply, in order and one transaction each, every migration not yet recorded."""
-    from bot.storage.db import StorageError
-
     versions = [m.version for m in migrations]
     if versions != sorted(set(versions)):
         raise ValueError(f"migration versions must be unique and ascending, got {versions}")

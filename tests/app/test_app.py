@@ -184,3 +184,19 @@ def test_digest_is_read_from_the_ledger(played) -> None:
     digests = [m for m in sent(app) if m["To"].addresses[0].addr_spec == GM]
     assert len(digests) == 1 and "6" in body_of(digests[0])
     assert app.unpublished_rounds("digest") == []
+
+
+def test_one_render_cache_serves_every_use_case(tmp_path):
+    """The renderer's ``Environments`` is made once per App and shared: the
+    replies, the newsletters, the reminders and the digest compile each
+    language's templates once."""
+    clock = Clock()
+    app = make_app(tmp_path, clock)
+    assert app.ingestor.environments is app.services.environments is app.environments
+    deliver(app.config.maildir_root / "inbox",
+            mail("anna@player.example", "Neues Team: Rote Teufel\n10-10-15-15-20", START))
+    app.poll_once()
+    german = app.environments.get("de")
+    clock.now = app.open_round_deadline() + timedelta(minutes=1)
+    assert app.evaluate_due() == 1
+    assert app.environments.get("de") is german  # newsletter and digest reused it

@@ -1,5 +1,5 @@
 """RULES.md §9 (mail rules) and §11 (the grammar), through the ingest pipeline
-on real files (Maildir in, SQLite, outbox out; ``tests/pipeline/harness.py``)
+on real files (Maildir in, SQLite, outbox out; ``tests/service/harness.py``)
 and through ``parse_moves``, the grammar's public entry point."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from bot.league.settings import LeagueSettings
 from bot.mail.grammar import parse_moves
 from bot.mail.transport import IncomingMail
 from bot.rules.lineup import Lineup
-from tests.pipeline.harness import BOT, Game
+from tests.service.harness import BOT, Game
 
 LINEUP = Lineup(10, 10, 15, 15, 20)
 

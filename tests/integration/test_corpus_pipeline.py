@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.mail.pipeline
+import bot.service.outgoing
 from bot.app import App, PollReport, build_app
 from bot.config import Config
 from bot.league.settings import LeagueSettings
@@ -248,7 +248,7 @@ def test_a_dead_letter_whose_apology_fails_is_not_counted_as_replied(
     def broken_compose(**_kwargs: object) -> None:
         raise ComposeError("injected: composing is broken")
 
-    monkeypatch.setattr(bot.mail.pipeline, "compose", broken_compose)
+    monkeypatch.setattr(bot.service.outgoing, "compose", broken_compose)
     app = make_app(tmp_path / "state")
     deliver(app.config.maildir_root / "inbox", _human_mail("<a@player.example>", "<b@x.example>"))
     [result] = app.poll_once().results

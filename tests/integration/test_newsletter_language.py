@@ -18,6 +18,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +26,8 @@ from bot.app import App, build_app
 from bot.config import Config
 from bot.league.service import League
 from bot.mail.maildir_transport import deliver, read_sent
+from bot.service import publish
+from bot.service.context import Context
 from bot.storage.db import Database, open_database
 from bot.storage.migrations import MIGRATIONS, apply_migrations
 
@@ -156,15 +159,16 @@ def assert_language(msg: EmailMessage, language: str) -> None:
 
 @pytest.fixture
 def counted_renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The languages ``App.render_round`` is called for (it still renders)."""
+    """The languages the newsletter is rendered in (``bot.service.publish.render_round``,
+    which publishing calls; it still renders)."""
     calls: list[str] = []
-    real = App.render_round
+    real = publish.render_round
 
-    def counting(self: App, round_number: int, language: str | None = None, **kw: object):
-        calls.append(language or self.config.newsletter.language)
-        return real(self, round_number, language, **kw)
+    def counting(ctx: Context, round_number: int, language: str | None = None, **kw: Any):
+        calls.append(language or ctx.settings.newsletter_language)
+        return real(ctx, round_number, language, **kw)
 
-    monkeypatch.setattr(App, "render_round", counting)
+    monkeypatch.setattr(publish, "render_round", counting)
     return calls
 
 

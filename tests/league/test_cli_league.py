@@ -71,3 +71,37 @@ def test_python_m_bot_status(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "Teams: 3" in proc.stdout
+
+
+def test_status_of_a_fresh_game_shows_the_planned_first_deadline(tmp_path, capsys):
+    assert main(["init", str(tmp_path / "game")]) == 0
+    config = str(tmp_path / "game" / "config.yaml")
+    capsys.readouterr()
+    assert main(["--config", config, "status"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert "No round is open yet: round 1 opens when the bot starts (turnited run)." in out
+    # the example configuration plans the Sundays at 20:00 Europe/Berlin
+    planned = out.splitlines()[-1]
+    assert planned.startswith("Planned first deadline: ")
+    assert " 20:00 " in planned and "(Europe/Berlin) = " in planned and "UTC" in planned
+    assert "ensure_first_round" not in out and "League." not in out
+
+
+def test_status_of_a_fresh_state_without_its_configuration(tmp_path, capsys):
+    assert main(["init", str(tmp_path / "game")]) == 0
+    capsys.readouterr()
+    assert main(["status", "--state", str(tmp_path / "game" / "state")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("No round is open yet")
+    assert "First deadline: the first of the configuration's schedule.deadlines" in out
+    assert "ensure_first_round" not in out
+
+
+def test_no_open_round_error_names_no_python_function():
+    from bot.league.errors import NoOpenRound
+
+    message = str(NoOpenRound())
+    assert "(" not in message.replace("(turnited run)", "")
+    assert "ensure_first_round" not in message and "League" not in message
+    assert "turnited run" in message

@@ -21,7 +21,7 @@ from bot.league.requests import (
 )
 from bot.league.service import League
 from bot.storage import open_database
-from bot.storage.repo import TeamRow
+from bot.storage.teams import TeamRow
 
 from .conftest import FAST, FIRST_DEADLINE, START, Player, lineup, moves, register
 

@@ -8,7 +8,7 @@ import re
 from email import policy
 
 from bot.mail.transport import IncomingMail
-from tests.pipeline.harness import BOT, Game
+from tests.service.harness import BOT, Game
 
 
 def reply_texts(game: Game) -> list[tuple[str, str, str]]:

@@ -10,8 +10,9 @@ from pathlib import Path
 from bot.league.service import League
 from bot.league.settings import LeagueSettings
 from bot.mail.maildir_transport import MaildirInbox, MaildirSender, deliver, read_sent
-from bot.mail.outbox import drain
-from bot.mail.pipeline import Ingestor, IngestSettings
+from bot.render.environment import Environments
+from bot.service.drain import drain
+from bot.service.inbound import Ingestor, IngestSettings
 from bot.storage.db import open_database
 
 BOT = "bot@turnited.example"
@@ -41,7 +42,8 @@ class Game:
         self.settings = IngestSettings(
             bot_address=BOT, spool_dir=root / "state" / "spool", **settings  # type: ignore[arg-type]
         )
-        self.ingestor = Ingestor(self.db, self.league, self.settings, clock=self.clock)
+        self.ingestor = Ingestor(self.db, self.league, self.settings, clock=self.clock,
+                                 environments=Environments())
         self.inbox = MaildirInbox(root / "state" / "maildir")
         self.sender = MaildirSender(root / "state" / "maildir")
 

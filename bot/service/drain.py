@@ -1,5 +1,6 @@
-"""The outbox: every outgoing message is queued in the database first and
-sent later by ``drain``, so a reply exists once its transaction commits,
+"""Sending the outbox: every outgoing message is queued in the database first
+(``bot.service.outgoing.queue_mail`` -> ``bot.storage.outbox``) and sent later
+by ``drain``, so a reply exists once its transaction commits,
 whether or not the mail server is up.
 
 States: ``queued`` -> ``sending`` -> ``sent`` | ``failed`` (or back to
@@ -34,11 +35,11 @@ from bot.mail.transport import (
     PermanentSendError,
     TemporarySendError,
 )
-from bot.storage.values import time_to_db
+from bot.storage import outbox as rows
+from bot.storage.outbox import OutboxState
 
 log = logging.getLogger(__name__)
 
-KINDS = ("reply", "newsletter", "reminder", "digest", "notice")
 RATE_WINDOW = timedelta(minutes=1)
 
 
@@ -63,50 +64,6 @@ class DrainReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     stopped: str | None = None
     recovered: int = 0
-
-
-def enqueue(
-    conn: sqlite3.Connection,
-    *,
-    raw: bytes,
-    message_id: str,
-    kind: str,
-    recipient: str,
-    now: datetime,
-    inbound_id: int | None = None,
-    round: int | None = None,  # the column's name (shadows the builtin here only)
-) -> int:
-    """Queue one message in the caller's transaction; returns its row id.
-
-    Idempotent on ``message_id``: queuing the same message again returns the
-    existing row and changes nothing.
-    """
-    if kind not in KINDS:
-        raise ValueError(f"outbox kind {kind!r} is unknown: expected one of {', '.join(KINDS)}")
-    if not isinstance(raw, bytes | bytearray) or not raw:
-        raise ValueError(f"outbox message {message_id!r} needs its raw RFC 5322 bytes")
-    if not message_id or not recipient:
-        raise ValueError(
-            f"outbox message needs a Message-ID and a recipient, got "
-            f"message_id={message_id!r}, recipient={recipient!r}"
-        )
-    at = time_to_db(now)
-    conn.execute(
-        "INSERT OR IGNORE INTO outbox (message_id, kind, recipient, raw, created_at, state,"
-        " attempts, next_attempt_at, inbound_id, round)"
-        " VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)",
-        (message_id, kind, recipient, bytes(raw), at, at, inbound_id, round),
-    )
-    row = conn.execute("SELECT id FROM outbox WHERE message_id = ?", (message_id,)).fetchone()
-    return int(row[0])
-
-
-def counts(conn: sqlite3.Connection) -> dict[str, int]:
-    """Number of outbox rows per state (every state present, zero if none)."""
-    result = dict.fromkeys(("queued", "sending", "sent", "failed"), 0)
-    for state, number in conn.execute("SELECT state, count(*) FROM outbox GROUP BY state"):
-        result[state] = number
-    return result
 
 
 def backoff(attempts: int, base: timedelta, cap: timedelta) -> timedelta:
@@ -172,9 +129,7 @@ def drain(
     report = DrainReport()
     rate = _RateLimit(rate_per_minute, now, sleep)
     with db.transaction() as conn:
-        report.recovered = conn.execute(
-            "UPDATE outbox SET state = 'queued' WHERE state = 'sending'"
-        ).rowcount
+        report.recovered = rows.recover_sending(conn)
     if report.recovered:
         log.warning(
             "outbox: %d message(s) were being sent when the bot stopped; "
@@ -190,7 +145,8 @@ def drain(
             claimed = _claim(db, now())
             if claimed is None:
                 break
-            row_id, recipient, raw, attempts = claimed
+            row_id, recipient, raw, attempts = (
+                claimed.id, claimed.recipient, claimed.raw, claimed.attempts)
             tried += 1
             try:
                 try:
@@ -198,7 +154,7 @@ def drain(
                 finally:
                     rate.record()  # refused tries count against the provider's limit too
             except PermanentSendError as exc:
-                _finish(db, row_id, "failed", attempts + 1, str(exc), now())
+                _finish(db, row_id, OutboxState.FAILED, attempts + 1, str(exc), now())
                 report.failed.append((recipient, str(exc)))
                 log.error("outbox: message %d to %s failed: %s", row_id, recipient, exc)
             except TemporarySendError as exc:
@@ -209,7 +165,7 @@ def drain(
                     log.warning("outbox: mail server unreachable, drain stopped: %s", exc)
                     break
                 if attempts + 1 >= max_attempts:
-                    _finish(db, row_id, "failed", attempts + 1, str(exc), now())
+                    _finish(db, row_id, OutboxState.FAILED, attempts + 1, str(exc), now())
                     report.failed.append((recipient, f"gave up after {attempts + 1} tries: {exc}"))
                     continue
                 retry_at = now() + backoff(attempts, base_backoff, max_backoff)
@@ -221,7 +177,7 @@ def drain(
                 _requeue(db, row_id, attempts, f"{type(exc).__name__}: {exc}", None)
                 raise
             else:
-                _finish(db, row_id, "sent", attempts + 1, None, now())
+                _finish(db, row_id, OutboxState.SENT, attempts + 1, None, now())
                 report.sent += 1
     finally:
         sender.close()
@@ -230,43 +186,25 @@ def drain(
 
 def _next_due(db: TransactionalDatabase, at: datetime) -> int | None:
     with db.read() as conn:
-        row = conn.execute(
-            "SELECT id FROM outbox WHERE state = 'queued' AND next_attempt_at <= ?"
-            " ORDER BY id LIMIT 1",
-            (time_to_db(at),),
-        ).fetchone()
-    return None if row is None else int(row[0])
+        return rows.next_due(conn, at)
 
 
-def _claim(db: TransactionalDatabase, at: datetime) -> tuple[int, str, bytes, int] | None:
+def _claim(db: TransactionalDatabase, at: datetime) -> rows.Claimed | None:
     """Mark the oldest due message ``sending`` and commit before it is sent."""
     with db.transaction() as conn:
-        row = conn.execute(
-            "SELECT id, recipient, raw, attempts FROM outbox"
-            " WHERE state = 'queued' AND next_attempt_at <= ? ORDER BY id LIMIT 1",
-            (time_to_db(at),),
-        ).fetchone()
-        if row is None:
-            return None
-        conn.execute("UPDATE outbox SET state = 'sending' WHERE id = ?", (row[0],))
-    return int(row[0]), str(row[1]), bytes(row[2]), int(row[3])
+        return rows.claim(conn, at)
 
 
 def _finish(
     db: TransactionalDatabase,
     row_id: int,
-    state: str,
+    state: OutboxState,
     attempts: int,
     error: str | None,
     at: datetime,
 ) -> None:
     with db.transaction() as conn:
-        conn.execute(
-            "UPDATE outbox SET state = ?, attempts = ?, last_error = ?, sent_at = ?,"
-            " failed_at = ? WHERE id = ?",
-            (state, attempts, error, time_to_db(at) if state == "sent" else None,
-             time_to_db(at) if state == "failed" else None, row_id),
-        )
+        rows.finish(conn, row_id, state, attempts, error, at)
 
 
 def _requeue(
@@ -277,14 +215,4 @@ def _requeue(
     retry_at: datetime | None,
 ) -> None:
     with db.transaction() as conn:
-        if retry_at is None:
-            conn.execute(
-                "UPDATE outbox SET state = 'queued', attempts = ?, last_error = ? WHERE id = ?",
-                (attempts, error, row_id),
-            )
-        else:
-            conn.execute(
-                "UPDATE outbox SET state = 'queued', attempts = ?, last_error = ?,"
-                " next_attempt_at = ? WHERE id = ?",
-                (attempts, error, time_to_db(retry_at), row_id),
-            )
+        rows.requeue(conn, row_id, attempts, error, retry_at)

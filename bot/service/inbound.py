@@ -1,4 +1,4 @@
-"""Mail in, end to end: spool, dedupe, read, classify, apply, reply — once per mail.
+"""The inbound use case: a mail -> spool, dedupe, read, classify, moves, ONE reply — once.
 
 ``Ingestor.ingest`` handles one ``IncomingMail``:
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -27,25 +28,26 @@ from pathlib import Path
 
 from bot.league.outcome import MoveOutcome
 from bot.league.service import League
-from bot.mail import outbox
 from bot.mail.classify import Classification, classify
-from bot.mail.compose import MailKind, compose, is_message_id
+from bot.mail.compose import MailKind, is_message_id
 from bot.mail.grammar import parse_moves
 from bot.mail.reading import InboundMail, read_message
 from bot.mail.spool import SpooledMail, spool
-from bot.mail.transport import IncomingMail
+from bot.mail.transport import IncomingMail, MailSource
 from bot.render.environment import Environments
 from bot.render.model import RenderedMail
 from bot.render.reply import Problem, render_problem, render_reply
-from bot.storage.db import Database
-from bot.storage.values import time_to_db
+from bot.service.outgoing import Sender, queue_mail
+from bot.storage import ledger, managers
+from bot.storage.db import Database, savepoint
+from bot.storage.ledger import InboundKind, InboundRecord, Outcome, source_kind
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
 class IngestSettings:
-    """What the pipeline needs to know (built from the configuration)."""
+    """What the ingest needs to know (built from the configuration)."""
 
     bot_address: str
     spool_dir: Path
@@ -76,16 +78,9 @@ class IngestResult:
     move: MoveOutcome | None = field(default=None, repr=False)
 
 
-def source_kind(source: str) -> str:
-    """The ledger's source column: ``imap`` or ``maildir`` (or ``cli``)."""
-    for kind in ("imap", "maildir", "cli"):
-        if source.startswith(kind):
-            return kind
-    return "cli"
-
-
 class Ingestor:
-    """Turns incoming mails into league moves and replies (see module doc)."""
+    """Turns incoming mails into league moves and replies (see module doc).
+    ``environments`` is the renderer's cache, shared with the other use cases."""
 
     def __init__(
         self,
@@ -94,12 +89,13 @@ class Ingestor:
         settings: IngestSettings,
         *,
         clock: Callable[[], datetime],
+        environments: Environments,
     ) -> None:
         self.db = db
         self.league = league
         self.settings = settings
         self.clock = clock
-        self.environments = Environments()
+        self.environments = environments
 
     # -- public ----------------------------------------------------------------
 
@@ -109,7 +105,8 @@ class Ingestor:
         spooled = spool(self.settings.spool_dir, mail.raw, now)
         known = self._known(mail, spooled)
         if known is not None:
-            return IngestResult(known, "duplicate", "already processed", duplicate=True)
+            return IngestResult(known, InboundKind.DUPLICATE, "already processed",
+                                duplicate=True)
         parsed = read_message(mail.raw)
         verdict = classify(parsed, self.settings.all_own_addresses)
         try:
@@ -123,17 +120,8 @@ class Ingestor:
 
     def _known(self, mail: IncomingMail, spooled: SpooledMail) -> int | None:
         with self.db.read() as conn:
-            if mail.uid is not None:
-                row = conn.execute(
-                    "SELECT id FROM inbound WHERE source = ? AND uidvalidity IS ? AND uid = ?",
-                    (source_kind(mail.source), mail.uidvalidity, mail.uid),
-                ).fetchone()
-                if row:
-                    return int(row[0])
-            row = conn.execute(
-                "SELECT id FROM inbound WHERE sha256 = ? ORDER BY id LIMIT 1", (spooled.sha256,)
-            ).fetchone()
-            return int(row[0]) if row else None
+            return ledger.known(conn, source=mail.source, uidvalidity=mail.uidvalidity,
+                                uid=mail.uid, sha256=spooled.sha256)
 
     def _ledger(
         self,
@@ -144,16 +132,12 @@ class Ingestor:
         kind: str,
         now: datetime,
     ) -> int:
-        cur = conn.execute(
-            "INSERT INTO inbound (source, uidvalidity, uid, message_id, sha256, spool_path,"
-            " received_at, sender, subject, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                source_kind(mail.source), mail.uidvalidity, mail.uid, parsed.message_id,
-                spooled.sha256, spooled.relative_path, time_to_db(now), parsed.sender,
-                parsed.subject[:500], kind,
-            ),
-        )
-        return int(cur.lastrowid)  # type: ignore[arg-type]
+        return ledger.insert(conn, InboundRecord(
+            source=source_kind(mail.source), uidvalidity=mail.uidvalidity, uid=mail.uid,
+            message_id=parsed.message_id, sha256=spooled.sha256,
+            spool_path=spooled.relative_path, received_at=now, sender=parsed.sender,
+            subject=parsed.subject, kind=kind,
+        ))
 
     def _apply(
         self,
@@ -165,16 +149,16 @@ class Ingestor:
         now: datetime,
     ) -> IngestResult:
         inbound_id = self._ledger(conn, mail, spooled, parsed, verdict.kind, now)
-        if verdict.kind == "bounce":
+        if verdict.kind == InboundKind.BOUNCE:
             for address in verdict.bounced_recipients:
                 self.league.record_bounce(conn, address, inbound_id, verdict.reason, now=now)
-            summary = f"bounce ({verdict.reason}): " + (
+            summary = f"{Outcome.BOUNCE} ({verdict.reason}): " + (
                 ", ".join(verdict.bounced_recipients) or "recipient unknown"
             )
             return self._finish(conn, inbound_id, verdict.kind, summary, parsed)
         if not verdict.answerable or not parsed.sender:
             return self._finish(
-                conn, inbound_id, verdict.kind, f"no reply: {verdict.reason}", parsed
+                conn, inbound_id, verdict.kind, f"{Outcome.NO_REPLY}: {verdict.reason}", parsed
             )
         # A mail that arrived before a deadline is in time, even when it is
         # read only afterwards (the deadline job reads the inbox first).
@@ -192,15 +176,14 @@ class Ingestor:
     ) -> IngestResult:
         s = self.settings
         assert parsed.sender is not None
-        recent = conn.execute(
-            "SELECT outcome FROM inbound WHERE sender = ? AND kind = 'human' AND id <> ?"
-            " AND received_at > ?",
-            (parsed.sender, inbound_id, time_to_db(now - timedelta(hours=1))),
-        ).fetchall()
+        recent = ledger.recent_human_outcomes(
+            conn, parsed.sender, since=now - timedelta(hours=1), other_than=inbound_id
+        )
         if len(recent) >= s.max_mails_per_hour:
-            if any((r[0] or "").startswith("slow_down") for r in recent):
+            if any(outcome.startswith(Outcome.SLOW_DOWN) for outcome in recent):
                 return self._finish(
-                    conn, inbound_id, "human", "rate_limited: no reply (told already)", parsed
+                    conn, inbound_id, InboundKind.HUMAN,
+                    f"{Outcome.RATE_LIMITED}: no reply (told already)", parsed,
                 )
             return self._problem(conn, inbound_id, parsed, spooled, now, "slow_down",
                                  s.max_mails_per_hour)
@@ -234,14 +217,10 @@ class Ingestor:
         self._queue_reply(conn, inbound_id, parsed, spooled, rendered, now)
         manager_id = None
         if outcome.manager is not None:
-            manager_id = conn.execute(
-                "SELECT id FROM managers WHERE address = ?", (outcome.manager.address,)
-            ).fetchone()
-        conn.execute(
-            "UPDATE inbound SET round = ?, manager_id = ? WHERE id = ?",
-            (outcome.round, manager_id[0] if manager_id else None, inbound_id),
-        )
-        result = self._finish(conn, inbound_id, "human", outcome.summary, parsed, replied=True)
+            manager_id = managers.manager_id_of(conn, outcome.manager.address)
+        ledger.link(conn, inbound_id, round_number=outcome.round, manager_id=manager_id)
+        result = self._finish(conn, inbound_id, InboundKind.HUMAN, outcome.summary, parsed,
+                              replied=True)
         return IngestResult(
             result.inbound_id, result.kind, result.outcome, replied=True,
             sender=parsed.sender, move=outcome,
@@ -270,8 +249,8 @@ class Ingestor:
             env=self.environments.get(language),
         )
         self._queue_reply(conn, inbound_id, parsed, spooled, rendered, now)
-        return self._finish(conn, inbound_id, "human", f"{problem}: nothing changed", parsed,
-                            replied=True)
+        return self._finish(conn, inbound_id, InboundKind.HUMAN, f"{problem}: nothing changed",
+                            parsed, replied=True)
 
     def _queue_reply(
         self,
@@ -292,24 +271,18 @@ class Ingestor:
         references = [r for r in parsed.references if is_message_id(r)] if parent else []
         if parent:
             references.append(parent)
-        mail = compose(
+        queue_mail(
+            conn,
+            sender=Sender(s.bot_address, s.from_name),
             kind=MailKind.REPLY,
-            sender=s.bot_address,
-            sender_name=s.from_name,
             to=parsed.sender,
             to_name=parsed.sender_name or None,
-            subject=rendered.subject,
-            text=rendered.text,
-            html=rendered.html,
-            date=now,
+            rendered=rendered,
             key=f"reply/{spooled.sha256}",
+            now=now,
+            inbound_id=inbound_id,
             in_reply_to=parent,
             references=references[-10:],
-            language=rendered.language,
-        )
-        outbox.enqueue(
-            conn, raw=mail.data, message_id=mail.message_id, kind="reply",
-            recipient=mail.recipient, now=now, inbound_id=inbound_id,
         )
 
     def _finish(
@@ -322,7 +295,7 @@ class Ingestor:
         *,
         replied: bool = False,
     ) -> IngestResult:
-        conn.execute("UPDATE inbound SET outcome = ? WHERE id = ?", (summary[:1000], inbound_id))
+        ledger.set_outcome(conn, inbound_id, summary)
         return IngestResult(inbound_id, kind, summary, replied=replied, sender=parsed.sender)
 
     def _dead_letter(
@@ -334,21 +307,51 @@ class Ingestor:
         now: datetime,
         exc: BaseException,
     ) -> IngestResult:
-        summary = f"internal_error: {type(exc).__name__}: {exc}"
+        summary = f"{Outcome.INTERNAL_ERROR}: {type(exc).__name__}: {exc}"
         with self.db.transaction() as conn:
             inbound_id = self._ledger(conn, mail, spooled, parsed, verdict.kind, now)
             replied = False
             if verdict.answerable and parsed.sender:
                 try:
-                    conn.execute("SAVEPOINT reply")
-                    self._problem(conn, inbound_id, parsed, spooled, now, "internal_error", None)
-                    conn.execute("RELEASE reply")
+                    with savepoint(conn, "reply"):
+                        self._problem(conn, inbound_id, parsed, spooled, now, "internal_error",
+                                      None)
                     replied = True
                 except Exception:  # the apology itself failed: ledger only
-                    conn.execute("ROLLBACK TO reply")
-                    conn.execute("RELEASE reply")
                     log.exception("could not queue the internal-error reply")
             self._finish(conn, inbound_id, verdict.kind, summary, parsed)
         return IngestResult(inbound_id, verdict.kind, summary, sender=parsed.sender,
                             replied=replied)
 
+
+@dataclass(frozen=True, slots=True)
+class PollReport:
+    """One pass over the inbox."""
+
+    results: tuple[IngestResult, ...] = ()
+
+    @property
+    def processed(self) -> int:
+        return sum(1 for r in self.results if not r.duplicate)
+
+    @property
+    def replies(self) -> int:
+        return sum(1 for r in self.results if r.replied)
+
+    @property
+    def kinds(self) -> Counter[str]:
+        return Counter(r.kind for r in self.results)
+
+
+def poll(source: MailSource, ingestor: Ingestor, *, batch: int) -> PollReport:
+    """Read the inbox up to now, ``batch`` mails per fetch, each handled once;
+    raises ``TransportError`` when the mailbox cannot be read."""
+    results: list[IngestResult] = []
+    while True:
+        mails = source.fetch_new(limit=batch)
+        results.extend(ingestor.ingest(mail) for mail in mails)
+        # Each mail's transaction has committed; a crash before this line
+        # only makes the next poll see them again, and the ledger skips them.
+        source.mark_processed_many(mails)
+        if len(mails) < batch:
+            return PollReport(tuple(results))

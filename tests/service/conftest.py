@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pipeline.harness import Game
+from tests.service.harness import Game
 
 
 @pytest.fixture

@@ -222,3 +222,62 @@ def test_times_are_stored_in_utc():
     assert time_from_db(text).tzinfo == UTC
     with pytest.raises(ValueError, match="naive"):
         time_to_db(datetime(2024, 1, 1))
+
+
+def test_savepoint_rollback_undoes_only_its_block(tmp_path):
+    from bot.storage.db import savepoint
+
+    db = open_database(tmp_path)
+    with db.transaction() as conn:
+        _inbound(conn, 1)
+        with savepoint(conn, "inner") as point:
+            _inbound(conn, 2)
+            point.rollback()
+            assert point.rolled_back
+            _inbound(conn, 3)  # the block goes on after a rollback
+        with pytest.raises(RuntimeError), savepoint(conn, "failing"):
+            _inbound(conn, 4)
+            raise RuntimeError("boom")
+    with db.read() as conn:
+        assert [r[0] for r in conn.execute("SELECT uid FROM inbound ORDER BY uid")] == [1, 3]
+
+
+def test_savepoint_names_must_be_identifiers(tmp_path):
+    from bot.storage.db import savepoint
+
+    db = open_database(tmp_path)
+    with pytest.raises(ValueError, match="identifier"), db.transaction() as conn, \
+            savepoint(conn, "x; DROP TABLE inbound"):
+        pass
+
+
+def test_migrations_do_not_import_the_database_module():
+    """db.py applies the migrations when a database is opened; the migrations
+    know the database only as a protocol, so there is no import cycle."""
+    import ast
+    from pathlib import Path
+
+    import bot.storage.migrations as migrations
+
+    tree = ast.parse(Path(migrations.__file__).read_text(encoding="utf-8"))
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert "bot.storage.db" not in imported and "bot.storage" not in imported
+
+
+def test_every_sql_statement_lives_in_bot_storage():
+    """Storage owns the SQL: no module outside bot/storage calls ``execute``."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "bot"
+    offenders = []
+    for path in sorted(root.rglob("*.py")):
+        if path.is_relative_to(root / "storage"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in {"execute", "executemany", "executescript"}):
+                offenders.append(f"{path.relative_to(root.parent)}:{node.lineno}")
+    assert offenders == []

@@ -10,10 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.mail.maildir_transport import MaildirSender, read_sent
-from bot.mail.outbox import backoff, counts, drain, enqueue
 from bot.mail.smtp_sender import SmtpSender, SmtpSettings
 from bot.mail.transport import TransportError
+from bot.service.drain import backoff, drain
 from bot.storage.db import open_database
+from bot.storage.outbox import counts, enqueue
 
 FROM = "turnited@example.org"
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)

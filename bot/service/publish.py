@@ -1,0 +1,180 @@
+"""The publish use case: an evaluated round -> its newsletter in each language
+needed, the archive, one copy per recipient, and the game master's digest.
+
+Everything is idempotent: the Message-IDs do not depend on the language, so
+publishing again after a crash never queues a second copy, and
+``unpublished_rounds`` finds what a crash left unqueued.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+from bot.league.tables import PszRow as LeaguePszRow
+from bot.league.tables import WpRow as LeagueWpRow
+from bot.mail.compose import MailKind
+from bot.render.archive import write_archive
+from bot.render.digest import render_digest
+from bot.render.model import PszRow, RenderedMail, RoundInfo, WpRow
+from bot.render.newsletter import render_newsletter
+from bot.service.context import Context
+from bot.service.outgoing import queue_mail
+from bot.storage import ledger, outbox, rounds, teams
+from bot.storage import moves as move_rows
+from bot.storage.ledger import InboundKind, Outcome
+
+
+def _wp_rows(rows: list[LeagueWpRow]) -> list[WpRow]:
+    return [WpRow(r.team, r.manager, r.wp, r.gain or Decimal("0.0")) for r in rows]
+
+
+def _psz_rows(rows: list[LeaguePszRow]) -> list[PszRow]:
+    return [PszRow(r.team, r.manager, r.psz) for r in rows]
+
+
+def unpublished_rounds(ctx: Context, kind: str = MailKind.NEWSLETTER) -> list[int]:
+    """Evaluated rounds whose newsletters (or digest) are not queued (a crash
+    came between the evaluation and the queueing)."""
+    with ctx.db.read() as conn:
+        return outbox.unqueued_rounds(conn, kind)
+
+
+def render_round(
+    ctx: Context, round_number: int, language: str | None = None, *,
+    conn: sqlite3.Connection | None = None,
+    public: dict[str, Any] | None = None,
+) -> RenderedMail:
+    """The newsletter of an evaluated round in ``language`` (``public``: the
+    round's public report, if the caller has read it already)."""
+    s = ctx.settings
+    language = language or s.newsletter_language
+    if public is None:
+        public = ctx.league.stored_report(round_number, public=True)
+    own = conn is None
+    conn = conn or ctx.db.connect()
+    try:
+        rnd = rounds.round_by_number(conn, round_number)
+        nxt = rounds.round_by_number(conn, round_number + 1)
+        wp = _wp_rows(ctx.league.wp_table(conn, round_number))
+        psz = _psz_rows(ctx.league.psz_table(conn, round_number))
+    finally:
+        if own:
+            conn.close()
+    if rnd is None:
+        raise LookupError(f"there is no round {round_number} to render")
+    return render_newsletter(
+        public,
+        round_info=RoundInfo(season=rnd.season, round_in_season=rnd.round_in_season,
+                             number=round_number),
+        wp_table=wp,
+        psz_table=psz,
+        next_deadline=nxt.deadline if nxt else None,
+        timezone=s.timezone,
+        language=language,
+        game_name=s.game_name,
+        game_address=s.game_address,
+        env=ctx.environments.get(language),
+    )
+
+
+def publish(ctx: Context, round_number: int) -> int:
+    """Archive a round's newsletter (in the configured language) and queue one
+    copy per recipient in the recipient's language: a manager's is the one of
+    their latest accepted mail, a subscriber's (``newsletter.extra_recipients``)
+    the configured one. Each language is rendered once, not once per recipient.
+    Returns the number of copies queued."""
+    s = ctx.settings
+    default = s.newsletter_language
+    public = ctx.league.stored_report(round_number, public=True)
+    rendered = {default: render_round(ctx, round_number, default, public=public)}
+    write_archive(s.archive_dir, round_number, rendered[default], public,
+                  game_name=s.game_name)
+    queued = 0
+    with ctx.db.transaction() as conn:
+        # (address, display name, language, List-Unsubscribe URI)
+        copies: list[tuple[str, str | None, str, str | None]] = [
+            (r.address, r.display_name, r.language or default, None)
+            for r in ctx.league.recipients(conn)
+        ]
+        known = {address.lower() for address, *_ in copies}
+        copies += [
+            (address, None, default, f"mailto:{s.gm_address}?subject=unsubscribe%20{address}")
+            for address in s.extra_recipients
+            if address.lower() not in known
+        ]
+        for address, name, language, unsubscribe in copies:
+            if language not in rendered:
+                rendered[language] = render_round(ctx, round_number, language, conn=conn,
+                                                  public=public)
+            queue_mail(
+                conn, sender=s.sender, kind=MailKind.NEWSLETTER, to=address, to_name=name,
+                rendered=rendered[language], key=f"newsletter/round-{round_number}",
+                now=ctx.clock(), round_number=round_number, list_unsubscribe=unsubscribe,
+            )
+            queued += 1
+    return queued
+
+
+def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
+    """What happened between the previous evaluation and this one, read from
+    the ledger and the outbox (so a restart of the worker loses nothing)."""
+    with ctx.db.read() as conn:
+        by_number = rounds.evaluated_at(conn, (round_number - 1, round_number))
+        start = by_number.get(round_number - 1) or ""
+        end = by_number.get(round_number) or "9999"
+        outcome = ledger.received_between(conn, start, end)
+        moves = move_rows.count_received(conn, start, end)
+        failed = outbox.failed_since(conn, start)
+        stuck = outbox.waiting_since(conn, ctx.clock() - timedelta(days=1))
+        deleted = teams.deleted_in(conn, round_number)
+    attention = [f"{a}: {t}" for a, _k, t in outcome if t.startswith(Outcome.INTERNAL_ERROR)]
+    if stuck:
+        attention.append(f"{stuck} outgoing mail(s) waiting for more than a day")
+    report = ctx.league.stored_report(round_number, public=True)
+    stats: dict[str, object] = {
+        "needs_attention": attention,
+        "failed_sends": [f"{r}: {e}" for r, e in failed],
+        "bounces": [t for _a, k, t in outcome if k == InboundKind.BOUNCE],
+        "errors": [f"{a}: {t}" for a, k, t in outcome
+                   if k == InboundKind.HUMAN
+                   and not t.startswith((Outcome.ACCEPTED, Outcome.INTERNAL_ERROR))],
+        "mails_processed": len(outcome),
+        "moves": moves,
+        "evaluated_round": round_number,
+        "players_in_round": sum(1 for t in report.get("teams", []) if not t.get("gm")),
+    }
+    if deleted:
+        stats["teams_deleted"] = deleted
+    return stats
+
+
+def send_digest(ctx: Context, round_number: int) -> None:
+    """Queue the game master's digest of an evaluated round (once)."""
+    s = ctx.settings
+    rendered = render_digest(
+        digest_stats(ctx, round_number), now=ctx.clock(), timezone=s.timezone,
+        game_name=s.game_name, language=s.language, env=ctx.environments.get(s.language),
+    )
+    with ctx.db.transaction() as conn:
+        queue_mail(conn, sender=s.sender, kind=MailKind.DIGEST, to=s.gm_address,
+                   to_name=s.gm_name, rendered=rendered, key=f"digest/round-{round_number}",
+                   now=ctx.clock(), round_number=round_number)
+
+
+def catch_up(ctx: Context, evaluate_due: Callable[[], int | None]) -> list[int]:
+    """Queue missing newsletters and digests, then evaluate a missed deadline
+    once (``evaluate_due()`` returns the round it evaluated, or None)."""
+    for number in unpublished_rounds(ctx):
+        publish(ctx, number)
+    for number in unpublished_rounds(ctx, MailKind.DIGEST):
+        send_digest(ctx, number)
+    done = evaluate_due()
+    return [done] if done is not None else []
+
+
+__all__ = ["catch_up", "digest_stats", "publish", "render_round", "send_digest",
+           "unpublished_rounds"]

@@ -1,0 +1,84 @@
+"""The ``managers`` table: who plays (address, display name, password hash, language)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.storage.values import time_from_db, time_to_db
+
+
+@dataclass(frozen=True, slots=True)
+class ManagerRow:
+    id: int
+    address: str
+    display_name: str | None
+    password_hash: str | None
+    created_at: datetime
+    created_round: int | None
+    #: Language of the latest mail that showed one ('de'/'en'), None if unknown.
+    language: str | None = None
+
+
+def _manager(row: sqlite3.Row) -> ManagerRow:
+    return ManagerRow(
+        row["id"], row["address"], row["display_name"], row["password_hash"],
+        time_from_db(row["created_at"]), row["created_round"],  # type: ignore[arg-type]
+        row["language"],
+    )
+
+
+def manager_by_address(conn: sqlite3.Connection, address: str) -> ManagerRow | None:
+    row = conn.execute("SELECT * FROM managers WHERE address = ?", (address,)).fetchone()
+    return _manager(row) if row else None
+
+
+def manager_by_id(conn: sqlite3.Connection, manager_id: int) -> ManagerRow:
+    row = conn.execute("SELECT * FROM managers WHERE id = ?", (manager_id,)).fetchone()
+    if row is None:
+        raise LookupError(f"no manager with id {manager_id}")
+    return _manager(row)
+
+
+def insert_manager(
+    conn: sqlite3.Connection, address: str, display_name: str | None,
+    password_hash: str | None, now: datetime, round_number: int,
+) -> int:
+    cur = conn.execute(
+        "INSERT INTO managers (address, display_name, password_hash, created_at, created_round)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (address, display_name, password_hash, time_to_db(now), round_number),
+    )
+    return int(cur.lastrowid)  # type: ignore[arg-type]
+
+
+def update_manager(conn: sqlite3.Connection, manager_id: int, **fields: object) -> None:
+    allowed = {"display_name", "password_hash", "language"}
+    if not fields or set(fields) - allowed:
+        raise ValueError(f"can update only {sorted(allowed)}, got {sorted(fields)}")
+    sets = ", ".join(f"{k} = ?" for k in fields)
+    conn.execute(f"UPDATE managers SET {sets} WHERE id = ?", (*fields.values(), manager_id))
+
+
+def count_managers(conn: sqlite3.Connection, *, with_active_teams: bool = True) -> int:
+    if not with_active_teams:
+        return int(conn.execute("SELECT COUNT(*) FROM managers").fetchone()[0])
+    return int(conn.execute(
+        "SELECT COUNT(DISTINCT manager_id) FROM teams WHERE deleted_round IS NULL"
+    ).fetchone()[0])
+
+
+def active_recipients(conn: sqlite3.Connection) -> list[ManagerRow]:
+    """Every manager with at least one team that is not deleted, oldest first."""
+    rows = conn.execute(
+        "SELECT * FROM managers m WHERE EXISTS ("
+        " SELECT 1 FROM teams t WHERE t.manager_id = m.id AND t.deleted_round IS NULL)"
+        " ORDER BY id"
+    )
+    return [_manager(r) for r in rows]
+
+
+def manager_id_of(conn: sqlite3.Connection, address: str) -> int | None:
+    row = conn.execute("SELECT id FROM managers WHERE address = ?", (address,)).fetchone()
+    return int(row[0]) if row else None

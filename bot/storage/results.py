@@ -1,0 +1,90 @@
+"""A round's evaluation as stored: ``round_results`` (inputs, report, public
+report as canonical JSON), ``round_entries`` (one row per team that played)
+and ``wp_history`` (every WP change: a round's gain, a season's ageing)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from bot.storage.values import dec_to_db, time_to_db
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRow:
+    """What one team played in a round and what it got (``round_entries``)."""
+
+    round: int
+    team_id: int
+    move_id: int | None
+    lineup: str
+    played: str
+    budget: int
+    corrections: str  # canonical JSON list
+    wp_before: Decimal
+    wp_gain: Decimal
+    psz_before: Decimal
+    psz_after: Decimal
+    won: int
+    drawn: int
+    lost: int
+
+
+def insert_entry(conn: sqlite3.Connection, entry: EntryRow) -> None:
+    conn.execute(
+        "INSERT INTO round_entries (round, team_id, move_id, lineup, played, budget,"
+        " corrections, wp_before, wp_gain, psz_before, psz_after, won, drawn, lost)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (entry.round, entry.team_id, entry.move_id, entry.lineup, entry.played, entry.budget,
+         entry.corrections, dec_to_db(entry.wp_before), dec_to_db(entry.wp_gain),
+         dec_to_db(entry.psz_before), dec_to_db(entry.psz_after),
+         entry.won, entry.drawn, entry.lost),
+    )
+
+
+def insert_wp_change(
+    conn: sqlite3.Connection, team_id: int, round_number: int, kind: str,
+    before: Decimal, after: Decimal,
+) -> None:
+    """One WP change (``kind`` 'gain' or 'ageing') in ``wp_history``."""
+    conn.execute(
+        "INSERT INTO wp_history (team_id, round, kind, wp_before, wp_after)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (team_id, round_number, kind, dec_to_db(before), dec_to_db(after)),
+    )
+
+
+def insert_result(
+    conn: sqlite3.Connection, round_number: int, *, inputs: str, report: str,
+    public_report: str, now: datetime,
+) -> None:
+    """Store a round's inputs, report and public report (canonical JSON texts)."""
+    conn.execute(
+        "INSERT INTO round_results (round, inputs, report, public_report, created_at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (round_number, inputs, report, public_report, time_to_db(now)),
+    )
+
+
+def stored_inputs_and_report(conn: sqlite3.Connection, round_number: int) -> tuple[str, str] | None:
+    """The stored inputs and full report (JSON texts) of an evaluated round."""
+    row = conn.execute(
+        "SELECT inputs, report FROM round_results WHERE round = ?", (round_number,)
+    ).fetchone()
+    return (row["inputs"], row["report"]) if row else None
+
+
+def stored_report(conn: sqlite3.Connection, round_number: int, *, public: bool) -> str | None:
+    """The stored public (or full) report of an evaluated round, as JSON text."""
+    column = "public_report" if public else "report"
+    row = conn.execute(
+        f"SELECT {column} FROM round_results WHERE round = ?", (round_number,)
+    ).fetchone()
+    return row[0] if row else None
+
+
+def evaluated_rounds(conn: sqlite3.Connection) -> list[int]:
+    """Numbers of the rounds with a stored result, ascending."""
+    return [int(r[0]) for r in conn.execute("SELECT round FROM round_results ORDER BY round")]
