@@ -1,16 +1,12 @@
 """The small value types the renderers take and return.
 
 The WP and PSZ table rows are the league's (``bot.league.tables.WpRow`` and
-``PszRow``). ``WpRow``/``PszRow`` here are the old render-side shapes that
-``bot/app.py`` still builds (``bot.render.legacy``; transitional).
+``PszRow``): the renderers take them as they are.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from bot.render.legacy import LegacyPszRow as PszRow
-from bot.render.legacy import LegacyWpRow as WpRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,4 +39,4 @@ class ReminderTeam:
     budget: int | None = None
 
 
-__all__ = ["PszRow", "ReminderTeam", "RenderedMail", "RoundInfo", "WpRow"]
+__all__ = ["ReminderTeam", "RenderedMail", "RoundInfo"]

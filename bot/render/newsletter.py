@@ -15,7 +15,6 @@ from jinja2 import Environment
 from bot.league.tables import PszRow, WpRow
 from bot.render.environment import Environments, environment_for
 from bot.render.formatting import zone
-from bot.render.legacy import LegacyPszRow, LegacyWpRow, psz_rows, wp_rows
 from bot.render.model import RenderedMail, RoundInfo
 from bot.render.textwidth import clean, tidy_text
 from bot.render.view import build_newsletter
@@ -26,8 +25,8 @@ def render_newsletter(
     public: RoundReport | Mapping,
     *,
     round_info: RoundInfo,
-    wp_table: Iterable[WpRow | LegacyWpRow],
-    psz_table: Iterable[PszRow | LegacyPszRow],
+    wp_table: Iterable[WpRow],
+    psz_table: Iterable[PszRow],
     next_deadline: datetime | None,
     timezone: str,
     language: str,
@@ -46,7 +45,7 @@ def render_newsletter(
     """
     env = environment_for(language, env)
     zone(timezone)
-    newsletter = build_newsletter(public, wp_rows(wp_table), psz_rows(psz_table))
+    newsletter = build_newsletter(public, wp_table, psz_table)
     game_name = clean(game_name).strip()
     subjects = env.get_template("subjects.j2").module
     subject = str(subjects.newsletter(game_name, round_info))  # type: ignore[attr-defined]

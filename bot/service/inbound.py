@@ -212,7 +212,7 @@ class Ingestor:
             timezone=s.timezone,
             game_name=s.game_name,
             game_address=s.bot_address,
-            env=self.environments.get(outcome.language),
+            env=self.environments,
         )
         self._queue_reply(conn, inbound_id, parsed, spooled, rendered, now)
         manager_id = None
@@ -246,7 +246,7 @@ class Ingestor:
             game_name=self.settings.game_name,
             game_address=self.settings.bot_address,
             limit=limit,
-            env=self.environments.get(language),
+            env=self.environments,
         )
         self._queue_reply(conn, inbound_id, parsed, spooled, rendered, now)
         return self._finish(conn, inbound_id, InboundKind.HUMAN, f"{problem}: nothing changed",

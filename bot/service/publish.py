@@ -11,29 +11,18 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
-from decimal import Decimal
-from typing import Any
 
-from bot.league.tables import PszRow as LeaguePszRow
-from bot.league.tables import WpRow as LeagueWpRow
 from bot.mail.compose import MailKind
 from bot.render.archive import write_archive
 from bot.render.digest import render_digest
-from bot.render.model import PszRow, RenderedMail, RoundInfo, WpRow
+from bot.render.model import RenderedMail, RoundInfo
 from bot.render.newsletter import render_newsletter
+from bot.rules.report import RoundReport
 from bot.service.context import Context
 from bot.service.outgoing import queue_mail
 from bot.storage import ledger, outbox, rounds, teams
 from bot.storage import moves as move_rows
 from bot.storage.ledger import InboundKind, Outcome
-
-
-def _wp_rows(rows: list[LeagueWpRow]) -> list[WpRow]:
-    return [WpRow(r.team, r.manager, r.wp, r.gain or Decimal("0.0")) for r in rows]
-
-
-def _psz_rows(rows: list[LeaguePszRow]) -> list[PszRow]:
-    return [PszRow(r.team, r.manager, r.psz) for r in rows]
 
 
 def unpublished_rounds(ctx: Context, kind: str = MailKind.NEWSLETTER) -> list[int]:
@@ -46,21 +35,21 @@ def unpublished_rounds(ctx: Context, kind: str = MailKind.NEWSLETTER) -> list[in
 def render_round(
     ctx: Context, round_number: int, language: str | None = None, *,
     conn: sqlite3.Connection | None = None,
-    public: dict[str, Any] | None = None,
+    public: RoundReport | None = None,
 ) -> RenderedMail:
     """The newsletter of an evaluated round in ``language`` (``public``: the
     round's public report, if the caller has read it already)."""
     s = ctx.settings
     language = language or s.newsletter_language
     if public is None:
-        public = ctx.league.stored_report(round_number, public=True)
+        public = RoundReport.from_json(ctx.league.stored_report(round_number, public=True))
     own = conn is None
     conn = conn or ctx.db.connect()
     try:
         rnd = rounds.round_by_number(conn, round_number)
         nxt = rounds.round_by_number(conn, round_number + 1)
-        wp = _wp_rows(ctx.league.wp_table(conn, round_number))
-        psz = _psz_rows(ctx.league.psz_table(conn, round_number))
+        wp = ctx.league.wp_table(conn, round_number)
+        psz = ctx.league.psz_table(conn, round_number)
     finally:
         if own:
             conn.close()
@@ -77,7 +66,7 @@ def render_round(
         language=language,
         game_name=s.game_name,
         game_address=s.game_address,
-        env=ctx.environments.get(language),
+        env=ctx.environments,
     )
 
 
@@ -89,10 +78,12 @@ def publish(ctx: Context, round_number: int) -> int:
     Returns the number of copies queued."""
     s = ctx.settings
     default = s.newsletter_language
-    public = ctx.league.stored_report(round_number, public=True)
+    stored = ctx.league.stored_report(round_number, public=True)
+    public = RoundReport.from_json(stored)
     rendered = {default: render_round(ctx, round_number, default, public=public)}
-    write_archive(s.archive_dir, round_number, rendered[default], public,
-                  game_name=s.game_name)
+    # The stored JSON is archived as it is (byte for byte what the round stored).
+    write_archive(s.archive_dir, round_number, rendered[default], stored,
+                  game_name=s.game_name, env=ctx.environments)
     queued = 0
     with ctx.db.transaction() as conn:
         # (address, display name, language, List-Unsubscribe URI)
@@ -134,7 +125,7 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
     attention = [f"{a}: {t}" for a, _k, t in outcome if t.startswith(Outcome.INTERNAL_ERROR)]
     if stuck:
         attention.append(f"{stuck} outgoing mail(s) waiting for more than a day")
-    report = ctx.league.stored_report(round_number, public=True)
+    report = RoundReport.from_json(ctx.league.stored_report(round_number, public=True))
     stats: dict[str, object] = {
         "needs_attention": attention,
         "failed_sends": [f"{r}: {e}" for r, e in failed],
@@ -145,7 +136,7 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
         "mails_processed": len(outcome),
         "moves": moves,
         "evaluated_round": round_number,
-        "players_in_round": sum(1 for t in report.get("teams", []) if not t.get("gm")),
+        "players_in_round": len(report.players),
     }
     if deleted:
         stats["teams_deleted"] = deleted
@@ -157,7 +148,7 @@ def send_digest(ctx: Context, round_number: int) -> None:
     s = ctx.settings
     rendered = render_digest(
         digest_stats(ctx, round_number), now=ctx.clock(), timezone=s.timezone,
-        game_name=s.game_name, language=s.language, env=ctx.environments.get(s.language),
+        game_name=s.game_name, language=s.language, env=ctx.environments,
     )
     with ctx.db.transaction() as conn:
         queue_mail(conn, sender=s.sender, kind=MailKind.DIGEST, to=s.gm_address,

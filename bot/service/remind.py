@@ -40,7 +40,7 @@ def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
                 language=language,
                 game_name=s.game_name,
                 game_address=s.game_address,
-                env=ctx.environments.get(language),
+                env=ctx.environments,
             )
             queue_mail(
                 conn, sender=s.sender, kind=MailKind.REMINDER, to=target.address,

@@ -24,7 +24,6 @@ from bot.render import (
     render_reminder,
     write_archive,
 )
-from bot.render.legacy import LegacyPszRow, LegacyWpRow
 from bot.render.view import build_newsletter
 from tests.render.conftest import DEADLINE
 from tests.render.rounds import Round
@@ -89,17 +88,6 @@ def test_no_gain_is_shown_as_zero(round16: Round) -> None:
     zero = (replace(round16.wp_table[0], gain=Decimal("0.0")),)
     assert newsletter(round16, round16.public_typed, wp_table=wp) == newsletter(
         round16, round16.public_typed, wp_table=zero)
-
-
-def test_old_render_rows_still_render_like_league_rows(round16: Round) -> None:
-    """Transitional: bot/app.py still passes the old row shapes, unordered."""
-    managers, report = round16.managers, round16.report
-    wp = [LegacyWpRow(n, managers[n], Decimal(90) + Decimal(g), Decimal(g))
-          for n, g in report["wp_gain"].items()]
-    psz = [LegacyPszRow(n, managers[n], Decimal(p["after"])) for n, p in report["psz"].items()]
-    assert [r.team for r in wp] != [r.team for r in round16.wp_table]
-    old = newsletter(round16, round16.public_typed, wp_table=wp, psz_table=psz)
-    assert old == newsletter(round16, round16.public_typed)
 
 
 def test_archive_takes_the_typed_report(round16: Round, tmp_path: Path) -> None:
