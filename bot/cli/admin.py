@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.cli import CliError
-from bot.config import Config, example_config_text, load_config, parse_local_datetime
+from bot.config import Config, example_config_text, load_config
+from bot.schedule import parse_local_datetime
 
 if TYPE_CHECKING:
     from bot.app import App
@@ -73,7 +74,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_deadline_show(args: argparse.Namespace) -> int:
-    from bot.worker.schedule import DeadlinePlan, reminder_times
+    from bot.schedule import DeadlinePlan, reminder_times
 
     config = load_config_arg(args)
     app = _build_app(config)

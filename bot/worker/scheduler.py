@@ -46,10 +46,10 @@ from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.config import Config
+from bot.schedule import reminder_times
 from bot.worker.lock import WorkerLock
 from bot.worker.logs import log_event
 from bot.worker.notices import format_deadline, render_notice
-from bot.worker.schedule import reminder_times
 from bot.worker.signals import stop_on_signals
 
 log = logging.getLogger(__name__)

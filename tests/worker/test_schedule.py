@@ -11,8 +11,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.config import Config, ScheduleSettings
-from bot.worker.schedule import DeadlinePlan, reminder_times
+from bot.config import Config
+from bot.schedule import DeadlinePlan, ScheduleSettings, reminder_times
 
 BERLIN = ZoneInfo("Europe/Berlin")
 
