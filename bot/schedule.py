@@ -206,7 +206,7 @@ class DeadlinePlan:
         zone = self.settings.zone
         start = (after.astimezone(UTC) + _TICK).astimezone(zone)
         while True:
-            fire = self._trigger.get_next_fire_time(None, start)
+            fire: datetime | None = self._trigger.get_next_fire_time(None, start)
             if fire is None:
                 return None
             if fire.fold == 1 and fire.replace(fold=0).utcoffset() != fire.utcoffset():

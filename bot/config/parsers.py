@@ -41,7 +41,7 @@ def integer(minimum: int | None = None, maximum: int | None = None) -> Parser[in
             raise ConfigError(key, value, allowed)
         if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
             raise ConfigError(key, value, allowed, reason="out of range")
-        return value
+        return int(value)
 
     return parse
 
@@ -99,7 +99,7 @@ def choice(*options: str) -> Parser[str]:
         allowed = "one of " + ", ".join(repr(o) for o in options)
         if value not in options:
             raise ConfigError(key, value, allowed)
-        return value
+        return str(value)
 
     return parse
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from datetime import datetime
+from decimal import Decimal
 from email.utils import formataddr
 from typing import Any
 
@@ -53,7 +54,7 @@ def read_game(s: Section) -> GameSettings:
         language=s.get("language", p.choice("de", "en"), d.language),
         points=points,
         season_rounds=s.get("season_rounds", p.integer(1, 100), d.season_rounds),
-        initial_wp=s.get("initial_wp", p.decimal_number(0), d.initial_wp),
+        initial_wp=s.get("initial_wp", p.decimal_number(Decimal(0)), d.initial_wp),
     )
     s.finish()
     return game
@@ -78,7 +79,7 @@ def read_points(value: Any, key: str, problems: list[ConfigError], default: Poin
 def read_psz(s: Section) -> PszSettings:
     d = PszSettings()
     psz = PszSettings(
-        initial=s.get("initial", p.decimal_number(0), d.initial),
+        initial=s.get("initial", p.decimal_number(Decimal(0)), d.initial),
         bound=s.get("bound", p.boolean, d.bound),
     )
     s.finish()
