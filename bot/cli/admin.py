@@ -14,21 +14,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.cli import CliError
-from bot.config import Config, example_config_text, load_config, parse_local_datetime
+from bot.config import Config, example_config_text, load_config
+from bot.schedule import parse_local_datetime
 
 if TYPE_CHECKING:
     from bot.app import App
 
 
-def load_config_arg(args: argparse.Namespace) -> Config:
-    """The configuration named by ``--config``, or a clear CLI error."""
+def load_config_arg(args: argparse.Namespace, *, connects: bool = True) -> Config:
+    """The configuration named by ``--config``, or a clear CLI error.
+
+    A command that never talks to the mail servers passes ``connects=False``
+    and then runs without the password variables.
+    """
     path = Path(args.config)
     if not path.exists():
         raise CliError(
             f"no configuration at {path}: create one with `turnited init DIR` "
             "or pass --config PATH"
         )
-    return load_config(path)
+    return load_config(path, check_secrets=connects)
 
 
 def _build_app(config: Config) -> App:
@@ -73,9 +78,9 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_deadline_show(args: argparse.Namespace) -> int:
-    from bot.worker.schedule import DeadlinePlan, reminder_times
+    from bot.schedule import DeadlinePlan, reminder_times
 
-    config = load_config_arg(args)
+    config = load_config_arg(args, connects=False)
     app = _build_app(config)
     try:
         deadline = app.open_round_deadline()
@@ -102,7 +107,7 @@ def cmd_deadline_show(args: argparse.Namespace) -> int:
 
 
 def cmd_deadline_set(args: argparse.Namespace) -> int:
-    config = load_config_arg(args)
+    config = load_config_arg(args, connects=False)
     try:
         moment = parse_local_datetime(args.datetime, config.schedule.zone)
     except ValueError as exc:

@@ -18,7 +18,7 @@ import logging
 import socket
 import ssl
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -27,11 +27,14 @@ from urllib.parse import quote
 from imapclient import IMAPClient
 from imapclient.exceptions import CapabilityError, LoginError
 
+from bot.mail.secret import login_password, redacted_repr
 from bot.mail.transport import IncomingMail, TransportConfigError, TransportError
 
 log = logging.getLogger(__name__)
 
 SECURITY_MODES = ("ssl", "starttls", "none")
+#: The usual port of each security mode (the configuration's default).
+DEFAULT_PORTS = {"ssl": 993, "starttls": 143, "none": 143}
 SEEN = b"\\Seen"
 DELETED = b"\\Deleted"
 #: RFC 2177: a client should re-issue IDLE at least every 29 minutes.
@@ -42,20 +45,36 @@ FETCH_CHUNK = 500
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ImapSettings:
-    """Where and how to read the bot's mailbox. The password is never shown."""
+    """Where and how to read the bot's mailbox. The password is never shown.
+
+    The password is ``password`` or the environment variable named by
+    ``password_env``, read (from ``environ``, default ``os.environ``) only
+    when a connection logs in: see ``login_password()``.
+    """
 
     host: str
     port: int
     security: str
     username: str
-    password: str = field(repr=False)
+    password: str | None = None
+    password_env: str | None = None
     folder: str = "INBOX"
     processed_folder: str | None = "Processed"
     idle: bool = True
     poll_seconds: float = 60
     timeout: float = 30
+    environ: Mapping[str, str] | None = field(default=None, compare=False)
+
+    def __repr__(self) -> str:
+        return redacted_repr(self)
+
+    def login_password(self) -> str:
+        """The password to log in with, read now (``TransportConfigError``
+        names an unset ``password_env`` variable)."""
+        return login_password("imap.password_env", self.password, self.password_env,
+                              self.environ) or ""
 
     def __post_init__(self) -> None:
         if self.security not in SECURITY_MODES:
@@ -128,6 +147,7 @@ class ImapMailbox:
         self._sleep = sleep
         self._clock = clock
         self._client: IMAPClient | None = None
+        self._password: str | None = None
         self._uidvalidity: int | None = None
         self._processed_folder_ready = False
         self._highest_uid = 0
@@ -152,6 +172,7 @@ class ImapMailbox:
         """Open, secure and log in one connection. The only place that
         creates a client; subclass to substitute the connection."""
         s = self.settings
+        password = self._password = s.login_password()
         context = ssl.create_default_context() if s.security != "none" else None
         client = IMAPClient(
             s.host,
@@ -163,7 +184,7 @@ class ImapMailbox:
         try:
             if s.security == "starttls":
                 client.starttls(context)
-            client.login(s.username, s.password)
+            client.login(s.username, password)
         except BaseException:
             _shutdown(client)
             raise
@@ -300,7 +321,7 @@ class ImapMailbox:
         return None
 
     def _redact(self, text: str) -> str:
-        password = self.settings.password
+        password = self._password or self.settings.password
         return text.replace(password, "***") if password else text
 
     # -- fetching

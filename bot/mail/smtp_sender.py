@@ -15,9 +15,10 @@ import logging
 import smtplib
 import ssl
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from bot.mail.secret import login_password, redacted_repr
 from bot.mail.transport import (
     PermanentSendError,
     TemporarySendError,
@@ -28,21 +29,42 @@ from bot.mail.transport import (
 log = logging.getLogger(__name__)
 
 SECURITY_MODES = ("ssl", "starttls", "none")
+#: The usual port of each security mode (the configuration's default).
+DEFAULT_PORTS = {"ssl": 465, "starttls": 587, "none": 25}
 #: A reused connection idle for longer than this is checked with NOOP first.
 REUSE_CHECK_SECONDS = 5.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SmtpSettings:
-    """Where and how to send mail. The password is never shown."""
+    """Where and how to send mail. The password is never shown.
+
+    The password is ``password`` or the environment variable named by
+    ``password_env``, read (from ``environ``, default ``os.environ``) only
+    when a connection logs in: see ``login_password()``.
+    ``rate_per_minute`` is how many messages a drain of the outbox hands to
+    this server per minute (None: no limit).
+    """
 
     host: str
     port: int
     security: str
     username: str | None = None
-    password: str | None = field(default=None, repr=False)
+    password: str | None = None
+    password_env: str | None = None
+    rate_per_minute: int | None = 30
     timeout: float = 30
     helo: str | None = None
+    environ: Mapping[str, str] | None = field(default=None, compare=False)
+
+    def __repr__(self) -> str:
+        return redacted_repr(self)
+
+    def login_password(self) -> str | None:
+        """The password to log in with, read now (``TransportConfigError``
+        names an unset ``password_env`` variable)."""
+        return login_password("smtp.password_env", self.password, self.password_env,
+                              self.environ)
 
     def __post_init__(self) -> None:
         if self.security not in SECURITY_MODES:
@@ -55,7 +77,7 @@ class SmtpSettings:
             raise TransportConfigError("smtp.host", self.host, "a host name")
         if not 0 < self.port < 65536:
             raise TransportConfigError("smtp.port", self.port, "a TCP port 1..65535")
-        if self.username and self.password is None:
+        if self.username and self.password is None and self.password_env is None:
             raise TransportConfigError(
                 "smtp.password", None, f"a password for smtp.username {self.username!r}"
             )
@@ -74,6 +96,7 @@ class SmtpSender:
         self, settings: SmtpSettings, *, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.settings = settings
+        self._password: str | None = None
         self._clock = clock
         self._conn: smtplib.SMTP | None = None
         self._last_used = 0.0
@@ -85,6 +108,7 @@ class SmtpSender:
         creates one; subclass to substitute it."""
         s = self.settings
         context = ssl.create_default_context() if s.security != "none" else None
+        password = self._password = s.login_password() if s.username else None
         conn: smtplib.SMTP
         if s.security == "ssl":
             conn = smtplib.SMTP_SSL(
@@ -105,7 +129,7 @@ class SmtpSender:
                 conn.starttls(context=context)
                 conn.ehlo()
             if s.username:
-                conn.login(s.username, s.password or "")
+                conn.login(s.username, password or "")
         except BaseException:
             _close_quietly(conn)
             raise
@@ -223,7 +247,7 @@ class SmtpSender:
                     f"SMTP login as {s.username!r} at {s.endpoint} was rejected "
                     f"({exc.smtp_code} {_decode(exc.smtp_error)}); check smtp.username "
                     f"and smtp.password",
-                    s.password,
+                    self._password,
                 ),
                 endpoint=s.endpoint,
                 retryable=False,

@@ -4,6 +4,10 @@ The lock is an ``fcntl.flock`` on the open file, so the operating system
 releases it when the process ends in any way (even ``kill -9``); no stale
 lock file can block a restart. The holder writes its process id into the
 file so a second worker can say who holds it.
+
+(Not ``filelock``: it cannot say who holds a lock, and on file systems
+without ``flock`` it falls back to a marker file that a killed process
+leaves behind, the stale lock this module exists to rule out.)
 """
 
 from __future__ import annotations

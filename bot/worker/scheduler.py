@@ -46,10 +46,10 @@ from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.config import Config
+from bot.schedule import reminder_times
 from bot.worker.lock import WorkerLock
 from bot.worker.logs import log_event
 from bot.worker.notices import format_deadline, render_notice
-from bot.worker.schedule import reminder_times
 from bot.worker.signals import stop_on_signals
 
 log = logging.getLogger(__name__)
@@ -322,7 +322,7 @@ class Worker:
             self._deadline_wants_mailbox.clear()
         try:
             with self._work_lock:
-                if due:
+                if due and deadline is not None:
                     log_event(log, "evaluation_started", deadline=deadline.isoformat(),
                               startup=startup)
                 if startup:
@@ -365,15 +365,14 @@ class Worker:
             error=f"{type(exc).__name__}: {exc}", retry_seconds=delay,
             deadline=deadline.isoformat() if deadline else None,
         )
-        key = (code, deadline)
-        if (
-            deadline is not None
-            and key not in self._notified
-            and self._notify(code, deadline=deadline, error=exc, retry=int(delay))
-        ):
-            self._notified.add(key)
-            if code == "inbox_unreadable":
-                self._alarmed_for = deadline
+        if deadline is not None:
+            key = (code, deadline)
+            if key not in self._notified and self._notify(
+                code, deadline=deadline, error=exc, retry=int(delay)
+            ):
+                self._notified.add(key)
+                if code == "inbox_unreadable":
+                    self._alarmed_for = deadline
         self._schedule_at(
             DEADLINE_JOB, self.clock() + timedelta(seconds=delay), self.run_deadline,
             startup=startup,

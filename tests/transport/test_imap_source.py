@@ -287,6 +287,28 @@ def test_wrong_password_is_a_clear_permanent_error_without_the_password(dovecot,
     assert "hunter2-wrong" not in repr(box.settings)
 
 
+def test_password_env_is_read_only_at_login(dovecot, caplog):
+    caplog.set_level(logging.DEBUG)
+    dovecot.append(mail(1))
+    environ: dict[str, str] = {}
+    unset = settings(dovecot, password=None, password_env="T_IMAP_PW", environ=environ)
+    sleeps = Sleeps()
+    with pytest.raises(TransportConfigError) as info:
+        ImapMailbox(unset, sleep=sleeps).fetch_new()
+    assert "'T_IMAP_PW' is not set" in str(info.value) and info.value.setting == (
+        "imap.password_env")
+    assert not info.value.retryable and sleeps.delays == []
+    environ["T_IMAP_PW"] = "hunter3-wrong"  # set after the settings were made
+    with pytest.raises(TransportError) as wrong:
+        ImapMailbox(unset, sleep=Sleeps()).fetch_new()
+    assert "imap.password" in str(wrong.value) and "hunter3-wrong" not in str(wrong.value)
+    environ["T_IMAP_PW"] = dovecot.password(BOT_ADDRESS)
+    with ImapMailbox(unset) as box:
+        assert len(box.fetch_new()) == 1
+    assert "hunter3-wrong" not in caplog.text
+    assert dovecot.password(BOT_ADDRESS) not in caplog.text + repr(unset)
+
+
 def test_password_never_reaches_the_log(dovecot, caplog):
     caplog.set_level(logging.DEBUG)
     dovecot.append(mail(1))

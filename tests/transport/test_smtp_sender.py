@@ -148,6 +148,26 @@ def test_login_and_wrong_password(caplog):
     assert "right-pw" not in repr(SmtpSettings("h", 25, "none", "bot", "right-pw"))
 
 
+def test_password_env_is_read_only_at_login(caplog):
+    caplog.set_level(logging.DEBUG)
+    environ: dict[str, str] = {}
+    with SmtpServer(users={"bot": "right-pw"}) as server:
+        sender = sender_for(server, username="bot", password_env="T_SMTP_PW", environ=environ)
+        with pytest.raises(TransportConfigError) as info:
+            sender.send(message(1), FROM, "anna@example.org")
+        assert "'T_SMTP_PW' is not set" in str(info.value) and not info.value.retryable
+        environ["T_SMTP_PW"] = "wrong-pw-456"
+        with pytest.raises(TransportError) as wrong:
+            sender.send(message(1), FROM, "anna@example.org")
+        assert "smtp.password" in str(wrong.value) and "wrong-pw-456" not in str(wrong.value)
+        environ["T_SMTP_PW"] = "right-pw"
+        with sender:
+            sender.send(message(2), FROM, "anna@example.org")
+        assert [m.login for m in server.messages()] == ["bot"]
+    assert "right-pw" not in caplog.text and "wrong-pw-456" not in caplog.text
+    assert "right-pw" not in repr(sender.settings)
+
+
 def test_login_when_the_server_offers_no_auth(smtp_server):
     sender = sender_for(smtp_server, username="bot", password="pw")
     with pytest.raises(TransportError, match="offers no AUTH") as info:

@@ -75,6 +75,25 @@ def test_a_config_error_is_one_line_with_exit_2_and_nothing_starts(tmp_path, cap
     assert not (tmp_path / "st").exists()  # no state, no lock: the worker never started
 
 
+def test_deadline_commands_need_no_password_variables_but_run_names_them(game, capsys,
+                                                                       monkeypatch):
+    monkeypatch.delenv("T_UNSET_IMAP_PASSWORD", raising=False)
+    game.write_text(
+        "mail:\n  transport: imap\n  address: bot@example.org\n"
+        "  imap:\n    host: imap.invalid\n    password_env: T_UNSET_IMAP_PASSWORD\n"
+        "  smtp:\n    host: smtp.invalid\ngm:\n  address: gm@example.org\n",
+        encoding="utf-8",
+    )
+    status, out, err = cli(capsys, "--config", str(game), "deadline", "show")
+    assert status == 0, err
+    assert "next deadlines from cron" in out
+    status, out, err = cli(capsys, "--config", str(game), "deadline", "set", "2099-01-04 20:00")
+    assert status == 0, err
+    status, _, err = cli(capsys, "--config", str(game), "run")
+    assert status == 2
+    assert "environment variable 'T_UNSET_IMAP_PASSWORD' is not set" in err
+
+
 def test_missing_config_says_how_to_make_one(tmp_path, capsys):
     status, _, err = cli(capsys, "--config", str(tmp_path / "nope.yaml"), "deadline", "show")
     assert status == 2

@@ -11,12 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.config import (
-    Config,
-    ConfigError,
-    load_config,
-    parse_local_datetime,
-)
+from bot.config import Config, ConfigError, load_config
+from bot.schedule import parse_local_datetime
 
 IMAP_BASE = {
     "mail": {
@@ -57,7 +53,7 @@ def test_empty_config_runs_the_embedded_maildir_transport_with_documented_defaul
     assert config.mail.transport == "maildir"
     assert config.game.name == "Turnited"
     assert config.game.language == "de"
-    assert config.game.points.as_tuple() == (3, 1, 0)
+    assert dataclasses.astuple(config.game.points) == (3, 1, 0)
     assert config.game.season_rounds == 5
     assert config.game.initial_wp == Decimal(90)
     assert config.psz.initial == Decimal(250)
@@ -108,9 +104,10 @@ def test_newsletter_language_follows_game_language_unless_given():
 
 
 def test_points_as_mapping_or_list():
-    assert build({"game": {"points": {"win": 2, "draw": 1, "loss": 0}}}).game.points.as_tuple() \
+    assert dataclasses.astuple(build({"game": {"points": {"win": 2, "draw": 1, "loss": 0}}})
+                               .game.points) \
         == (2, 1, 0)
-    assert build({"game": {"points": [2, 1, 0]}}).game.points.as_tuple() == (2, 1, 0)
+    assert dataclasses.astuple(build({"game": {"points": [2, 1, 0]}}).game.points) == (2, 1, 0)
 
 
 def test_imap_ports_default_by_security():
@@ -291,11 +288,25 @@ def test_missing_file_says_how_to_create_one(tmp_path):
 SECRET = "s3cr3t-Pa55word!"
 
 
-def test_password_env_is_resolved_at_load():
-    config = build(IMAP_BASE, environ={"T_IMAP": SECRET})
-    assert config.mail.imap.password == SECRET
+def test_password_env_is_checked_at_load_and_read_at_login():
+    environ = {"T_IMAP": SECRET}
+    config = build(IMAP_BASE, environ=environ)
+    assert config.mail.imap.password is None  # the settings keep only the name
     assert config.mail.imap.password_env == "T_IMAP"
+    assert config.mail.imap.login_password() == SECRET
     assert config.secrets() == (SECRET,)
+    environ["T_IMAP"] = SECRET + "-rotated"  # read again at each login
+    assert config.imap_settings().login_password() == SECRET + "-rotated"
+
+
+def test_commands_that_never_connect_need_no_password_variables():
+    config = Config.from_mapping(IMAP_BASE, Path("/srv/game"), environ={},
+                                 check_secrets=False)
+    assert config.mail.imap.password_env == "T_IMAP"
+    assert config.secrets() == ()
+    with pytest.raises(ValueError, match="'T_IMAP' is not set") as info:
+        config.imap_settings().login_password()
+    assert info.value.setting == "imap.password_env"
 
 
 def test_missing_environment_variable_is_named():
@@ -316,7 +327,8 @@ def test_smtp_needs_a_password_only_with_a_username():
         merge(IMAP_BASE, {"mail": {"smtp": {"username": "bot", "password_env": "T_SMTP"}}}),
         environ=env,
     )
-    assert with_auth.mail.smtp.password == SECRET
+    assert with_auth.mail.smtp.password is None
+    assert with_auth.mail.smtp.login_password() == SECRET
 
 
 def test_maildir_transport_does_not_need_the_variables():
@@ -440,11 +452,11 @@ def test_conversions_to_the_other_layers_settings():
     })
     config = build(data, environ={"T_IMAP": "imap-pw", "T_SMTP": "smtp-pw"})
     imap = config.imap_settings()
-    assert (imap.host, imap.port, imap.security, imap.username, imap.password) == (
+    assert (imap.host, imap.port, imap.security, imap.username, imap.login_password()) == (
         "imap.example.org", 143, "starttls", "bot@example.org", "imap-pw")
     assert (imap.processed_folder, imap.idle, imap.poll_seconds) == (None, False, 30)
     smtp = config.smtp_settings()
-    assert (smtp.host, smtp.port, smtp.security, smtp.username, smtp.password) == (
+    assert (smtp.host, smtp.port, smtp.security, smtp.username, smtp.login_password()) == (
         "smtp.example.org", 2525, "none", "bot", "smtp-pw")
     league = config.league_settings()
     assert league.initial_wp == Decimal("90.5")

@@ -16,8 +16,10 @@ TOP_LEVEL = ROOT / "config.example.yaml"
 #: Dataclass fields whose YAML key has another name or shape.
 RENAMED = {"mail.from_header": "mail.from", "schedule.cron": "schedule.deadlines.cron",
            "schedule.deadlines": "schedule.deadlines"}
-#: Fields that are not keys of the file.
-NOT_KEYS = {"source"}
+#: Fields that are not keys of the file: where it was read from, and the
+#: transports' own tuning and secret lookup (``timeout``, ``helo``,
+#: ``environ``), which the file does not set.
+NOT_KEYS = {"source", "timeout", "helo", "environ"}
 
 
 def settings_keys(cls: type = Config, prefix: str = "") -> set[str]:

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.config import Config, ScheduleSettings
-from bot.worker.schedule import DeadlinePlan, reminder_times
+from bot.config import Config
+from bot.schedule import DeadlinePlan, ScheduleSettings, reminder_times
 
 BERLIN = ZoneInfo("Europe/Berlin")
 
@@ -123,3 +123,14 @@ def test_reminder_times_are_elapsed_hours_earliest_first():
     assert reminder_times(deadline, ()) == []
     with pytest.raises(ValueError, match="> 0"):
         reminder_times(deadline, [0])
+
+
+def test_the_schedule_knows_nothing_of_the_configuration():
+    import subprocess
+    import sys
+
+    code = ("import sys, bot.schedule; "
+            "print(sorted(m for m in sys.modules if m.startswith(('bot.config', 'bot.worker'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

@@ -1,0 +1,120 @@
+"""The configuration's own sections (what no other layer owns).
+
+The mail servers' settings are the transports' own types
+(``ImapSettings``, ``SmtpSettings``), the schedule's is
+``bot.schedule.ScheduleSettings``, and the league's rules values take their
+defaults from ``LeagueSettings``: every default is written once, in the
+type of the layer that uses it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from email.utils import formataddr
+
+from bot.league.settings import LeagueSettings
+from bot.mail import imap_source, smtp_sender
+from bot.mail.imap_source import ImapSettings
+from bot.mail.smtp_sender import SmtpSettings
+from bot.rules.tournament import Points
+
+#: The league's defaults, the one place the rules values are written.
+LEAGUE_DEFAULTS = LeagueSettings()
+
+#: The bot's address when the configuration gives none.
+DEFAULT_BOT_ADDRESS = "bot@turnited.invalid"
+#: Host of both mail servers when the configuration gives none.
+DEFAULT_MAIL_HOST = "localhost"
+#: Security of the mail servers when the configuration gives none (the port
+#: then is the transport's usual one for it).
+DEFAULT_IMAP_SECURITY = "ssl"
+DEFAULT_SMTP_SECURITY = "starttls"
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    name: str = "Turnited"
+    language: str = "de"
+    points: Points = field(default_factory=lambda: Points(*LEAGUE_DEFAULTS.points))
+    season_rounds: int = LEAGUE_DEFAULTS.season_rounds
+    initial_wp: Decimal = LEAGUE_DEFAULTS.initial_wp
+
+
+@dataclass(frozen=True)
+class PszSettings:
+    initial: Decimal = LEAGUE_DEFAULTS.initial_psz
+    bound: bool = LEAGUE_DEFAULTS.psz_bound
+
+
+@dataclass(frozen=True)
+class AnalysisSettings:
+    simulations: int = LEAGUE_DEFAULTS.simulations
+
+
+@dataclass(frozen=True)
+class RemindersSettings:
+    """Hours before a deadline at which managers without a lineup are reminded
+    (descending; empty: no reminders)."""
+
+    hours_before: tuple[int, ...] = (48, 6)
+
+
+@dataclass(frozen=True)
+class GmSettings:
+    address: str = "gm@turnited.invalid"
+    name: str = "Spielleitung"
+
+
+@dataclass(frozen=True)
+class AuthSettings:
+    passwords: bool = LEAGUE_DEFAULTS.passwords
+
+
+@dataclass(frozen=True)
+class NewsletterSettings:
+    extra_recipients: tuple[str, ...] = ()
+    #: Read from the YAML with the game's language as default.
+    language: str = "de"
+
+
+@dataclass(frozen=True)
+class MaildirSettings:
+    """The embedded transport: ``STATE/maildir`` is polled this often."""
+
+    poll_seconds: float = 2.0
+
+
+@dataclass(frozen=True)
+class MailLimits:
+    max_text_bytes: int = 512 * 1024
+    max_command_lines: int = 60
+    max_mails_per_hour: int = 20
+
+
+def default_imap() -> ImapSettings:
+    return ImapSettings(
+        host=DEFAULT_MAIL_HOST, port=imap_source.DEFAULT_PORTS[DEFAULT_IMAP_SECURITY],
+        security=DEFAULT_IMAP_SECURITY, username=DEFAULT_BOT_ADDRESS,
+    )
+
+
+def default_smtp() -> SmtpSettings:
+    return SmtpSettings(
+        host=DEFAULT_MAIL_HOST, port=smtp_sender.DEFAULT_PORTS[DEFAULT_SMTP_SECURITY],
+        security=DEFAULT_SMTP_SECURITY,
+    )
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    """``imap`` and ``smtp`` are the transports' own settings; the IMAP
+    login defaults to ``address``."""
+
+    transport: str = "maildir"
+    address: str = DEFAULT_BOT_ADDRESS
+    from_header: str = formataddr((GameSettings.name, DEFAULT_BOT_ADDRESS))
+    imap: ImapSettings = field(default_factory=default_imap)
+    smtp: SmtpSettings = field(default_factory=default_smtp)
+    maildir: MaildirSettings = field(default_factory=MaildirSettings)
+    limits: MailLimits = field(default_factory=MailLimits)
