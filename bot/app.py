@@ -23,13 +23,13 @@ from bot.league.settings import LeagueSettings
 from bot.mail.transport import MailSender, MailSource
 from bot.render.environment import Environments
 from bot.render.model import RenderedMail
+from bot.schedule import DeadlinePlan
 from bot.service import notices, publish, remind
 from bot.service.context import Context, GameSettings
 from bot.service.drain import DrainReport
 from bot.service.inbound import Ingestor, IngestSettings, PollReport, poll
 from bot.service.outgoing import Sender
 from bot.storage.db import Database, open_database
-from bot.worker.schedule import DeadlinePlan
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ class App:
         self.config, self.clock, self.source, self.sender = config, clock, source, sender
         self.db = db or open_database(config.state_dir)
         self.league = League(self.db, league_settings or config.league_settings())
-        self.plan = DeadlinePlan.from_config(config)
+        self.plan = DeadlinePlan(config.schedule)
         name, address = parseaddr(config.mail.from_header)
         self.from_name = name or config.game.name
         self.from_address = address or config.mail.address

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 if TYPE_CHECKING:
@@ -167,11 +167,6 @@ def _offset(delta: timedelta | None) -> str:
 # ---------------------------------------------------------------------------
 
 
-class _HasSchedule(Protocol):
-    @property
-    def schedule(self) -> ScheduleSettings: ...
-
-
 def _require_aware(moment: datetime, name: str) -> None:
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ValueError(f"{name} must be an aware datetime (UTC), got naive {moment!r}")
@@ -185,12 +180,6 @@ class DeadlinePlan:
         self._trigger: CronTrigger | None = (
             settings.cron_trigger() if settings.cron is not None else None
         )
-
-    @classmethod
-    def from_config(cls, config: _HasSchedule) -> DeadlinePlan:
-        """The plan of anything with a ``schedule`` (a loaded configuration);
-        ``DeadlinePlan(config.schedule)`` says the same."""
-        return cls(config.schedule)
 
     def __repr__(self) -> str:
         if self.settings.cron is not None:

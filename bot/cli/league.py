@@ -71,9 +71,9 @@ def _not_started(args: argparse.Namespace, now: datetime) -> int:
         print("First deadline: the first of the configuration's schedule.deadlines after "
               "the start (shown when status reads the configuration: --config, no --state)")
         return 0
-    from bot.worker.schedule import DeadlinePlan
+    from bot.schedule import DeadlinePlan
 
-    first = DeadlinePlan.from_config(config).next_deadline(now)
+    first = DeadlinePlan(config.schedule).next_deadline(now)
     if first is None:
         print("First deadline: none planned after now; add a future date-time to "
               "schedule.deadlines or use schedule.deadlines.cron")

@@ -21,8 +21,8 @@ def plan(deadlines: object = None, timezone: str = "Europe/Berlin") -> DeadlineP
     schedule: dict = {"timezone": timezone}
     if deadlines is not None:
         schedule["deadlines"] = deadlines
-    return DeadlinePlan.from_config(Config.from_mapping({"schedule": schedule}, Path("."),
-                                                        environ={}))
+    return DeadlinePlan(Config.from_mapping({"schedule": schedule}, Path("."),
+                                            environ={}).schedule)
 
 
 def utc(*args: int) -> datetime:
