@@ -165,3 +165,14 @@ def waiting_since(conn: sqlite3.Connection, before: datetime) -> int:
         "SELECT COUNT(*) FROM outbox WHERE state IN ('queued', 'sending')"
         " AND created_at <= ?", (time_to_db(before),),
     ).fetchone()[0])
+
+
+def cancel_unsent(conn: sqlite3.Connection, round_number: int, kinds: tuple[str, ...]) -> int:
+    """Cancel (remove) the queued, not yet sent mails of ``kinds`` about round
+    ``round_number``; sent ones stay. Returns how many were cancelled."""
+    marks = ", ".join("?" * len(kinds))
+    return conn.execute(
+        f"DELETE FROM outbox WHERE round = ? AND state IN ('queued', 'failed')"
+        f" AND kind IN ({marks})",
+        (round_number, *kinds),
+    ).rowcount
