@@ -24,8 +24,8 @@ MESSAGES = {
         "restored": "Wieder da (ihre Löschung bleibt angekündigt): {names}",
         "removed": "Runde {removed} ist entfernt; {moves} Aufstellungen für sie bleiben "
                    "gespeichert.",
-        "mails": "Nicht versandte Rundbriefe dieser Runde storniert: {count} (versandte "
-                 "bleiben versandt).",
+        "mails": "Nicht versandte Mails dieser Runde (Rundbriefe, Rundenbericht) storniert: "
+                 "{count} (versandte bleiben versandt).",
         "archive": "Aus dem Archiv entfernt: {files}",
         "deadline": "Der Einsendeschluss {deadline} ist vorbei: die Runde wird beim nächsten "
                     "Lauf neu ausgewertet (`turnited evaluate`), oder verschiebe ihn mit "
@@ -44,7 +44,8 @@ MESSAGES = {
         "aged": ", the season-end ageing is undone",
         "restored": "Back again (their deletion stays announced): {names}",
         "removed": "Round {removed} is removed; {moves} lineups for it stay stored.",
-        "mails": "Unsent newsletters of this round cancelled: {count} (sent ones stay sent).",
+        "mails": "Unsent mails of this round (newsletters, round report) cancelled: {count} "
+                 "(sent ones stay sent).",
         "archive": "Removed from the archive: {files}",
         "deadline": "The deadline {deadline} has passed: the round is evaluated again at the "
                     "next run (`turnited evaluate`), or move it with `turnited deadline set`.",
