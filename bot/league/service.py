@@ -452,10 +452,11 @@ class League:
             raise NoOpenRound()
         moves = move_rows.current_moves(conn, rnd.number)
         active = team_rows.active_teams(conn)
+        banned = manager_rows.banned_ids(conn)  # their teams sit out
         with_lineup = sorted(
             (t.name for t in active
              if t.registered_round <= rnd.number and t.id in moves
-             and moves[t.id].lineup is not None),
+             and moves[t.id].lineup is not None and t.manager_id not in banned),
             key=str.casefold,
         )
         evaluated = round_rows.count_evaluated(conn)
@@ -477,13 +478,17 @@ class League:
         self, conn: sqlite3.Connection, round_number: int
     ) -> list[ReminderTarget]:
         """Managers whose teams played in one of the last ``listed_rounds`` rounds
-        before ``round_number`` but have no move (lineup or withdrawal) for it."""
+        before ``round_number`` but have no move (lineup or withdrawal) for it
+        (banned managers are not reminded: their teams sit out)."""
         rows = reminders.teams_without_move(
             conn, round_number, first=round_number - self.settings.listed_rounds,
             last=round_number - 1,
         )
         grouped: dict[int, ReminderTarget] = {}
+        banned = manager_rows.banned_ids(conn)  # their teams sit out: no reminder
         for row in rows:
+            if row.manager_id in banned:
+                continue
             found = grouped.get(row.manager_id)
             teams = (*found.teams, row.team) if found else (row.team,)
             grouped[row.manager_id] = ReminderTarget(row.manager_id, row.address,

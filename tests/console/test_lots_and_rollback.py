@@ -28,9 +28,9 @@ from tests.league.conftest import (
 SEASON = replace(FAST, season_rounds=2)
 
 
-def make(tmp_path, name: str = "state", seeds: int = 99) -> League:
+def make(tmp_path, name: str = "state", seeds: int = 99, settings=SEASON) -> League:
     draws = random.Random(seeds)
-    league = League(open_database(tmp_path / name), SEASON, lot=random.Random(0),
+    league = League(open_database(tmp_path / name), settings, lot=random.Random(0),
                     seeds=lambda: draws.randrange(2**63))
     league.ensure_first_round(START, FIRST_DEADLINE)
     return league
@@ -207,3 +207,40 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
     undone = old.rollback(after_deadline(old))  # rolls back with the seed it drew
     assert undone.round == 3
     assert evaluate(old).report == result.report
+
+
+def test_a_banned_managers_teams_sit_out_keep_their_wp_and_get_no_reminder(tmp_path) -> None:
+    league = make(tmp_path, settings=FAST)  # no season end: WP change only by playing
+    anna, bert = Player(league, "anna@example.org"), Player(league, "bert@example.org")
+    anna.send(register("Rote Teufel"), lineup("10-10-15-15-20"))
+    bert.send(register("Blaue Jungs"), lineup("5-5-25-25-25"))
+    evaluate(league)
+    with league.db.read() as conn:
+        wp = conn.execute("SELECT wp FROM teams WHERE name = 'Blaue Jungs'").fetchone()[0]
+        assert {t.address for t in league.managers_without_lineup(conn, 2)} == {
+            "anna@example.org", "bert@example.org"}
+    at = after_deadline(league, -60)
+    bert.send(lineup("5-5-25-25-25", "Blaue Jungs"), now=at)
+    manager, before = league.ban("Bert <BERT@example.org>", at)
+    assert manager.address == "bert@example.org" and not before
+    with league.db.read() as conn:
+        assert league.is_banned(conn, "bert@example.org")
+        assert league.status(conn, at).teams_with_lineup == ()
+        assert [t.address for t in league.managers_without_lineup(conn, 2)] == [
+            "anna@example.org"]
+    anna.send(lineup("10-10-15-15-20", "Rote Teufel"), now=at)
+    evaluate(league)
+    with league.db.read() as conn:
+        played = conn.execute("SELECT t.name FROM round_entries e JOIN teams t"
+                              " ON t.id = e.team_id WHERE e.round = 2").fetchall()
+        assert [r[0] for r in played] == ["Rote Teufel"]
+        assert conn.execute("SELECT wp FROM teams WHERE name = 'Blaue Jungs'").fetchone()[0] == wp
+    assert league.ban("bert@example.org", at)[1] is True  # banned already: nothing changes
+    assert league.unban("bert@example.org")[1] is True
+    assert league.unban("bert@example.org")[1] is False
+    with league.db.read() as conn:
+        assert not league.is_banned(conn, "bert@example.org")
+    bert.send(lineup("5-5-25-25-25", "Blaue Jungs"), now=after_deadline(league, -60))
+    evaluate(league)
+    with league.db.read() as conn:
+        assert conn.execute("SELECT COUNT(*) FROM round_entries WHERE round = 3").fetchone()[0] == 1
