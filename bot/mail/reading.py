@@ -26,7 +26,7 @@ from email.parser import BytesParser
 
 from bot.mail.body import decode_bytes, extract_body
 from bot.mail.dsn import DsnRecipient
-from bot.mail.quotes import strip_quotes
+from bot.mail.quotes import is_bot_reply_id, strip_quotes
 
 __all__ = ["InboundMail", "read_message"]
 
@@ -108,6 +108,13 @@ class InboundMail:
     def header_values(self, name: str) -> tuple[str, ...]:
         """All values of header ``name`` (any case), in order."""
         return tuple(self.headers.get(name.lower(), ()))
+
+    @property
+    def answers_bot(self) -> bool:
+        """This mail answers one of the bot's own mails (by In-Reply-To or References)."""
+        return is_bot_reply_id(self.in_reply_to) or any(
+            is_bot_reply_id(ref) for ref in self.references
+        )
 
     @property
     def reply_address(self) -> str | None:
