@@ -52,6 +52,7 @@ class Body:
     report_type: str | None = None
     part_types: list[str] = field(default_factory=list)
     delivery_status: list[DsnRecipient] = field(default_factory=list)
+    nested_delivery_status: list[DsnRecipient] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -102,12 +103,21 @@ def content_type(part: Message) -> str:
     return part.get_content_type()
 
 
-def _scan_structure(part: Message, body: Body, depth: int) -> None:
-    """Record part types, the report type and DSN blocks; does not descend
-    into attached messages (a forwarded bounce is not a bounce)."""
+def _scan_structure(part: Message, body: Body, depth: int, nested: bool = False) -> None:
+    """Record part types, the report type and DSN blocks. DSN blocks inside
+    attached messages go to ``nested_delivery_status`` (a forwarded bounce
+    is not a bounce, but a gateway may wrap a real one)."""
     if depth > _MAX_DEPTH or len(body.part_types) > _MAX_PARTS:
         return
     ctype = content_type(part)
+    if nested:
+        if ctype in {"message/delivery-status", "message/global-delivery-status"}:
+            body.nested_delivery_status.extend(_delivery_status(part))
+        elif part.is_multipart() and isinstance(part.get_payload(), list):
+            for child in part.get_payload():
+                if isinstance(child, Message):
+                    _scan_structure(child, body, depth + 1, nested=True)
+        return
     body.part_types.append(ctype)
     if ctype == "multipart/report" and body.report_type is None:
         report = part.get_param("report-type")
@@ -118,6 +128,10 @@ def _scan_structure(part: Message, body: Body, depth: int) -> None:
         body.delivery_status.extend(_delivery_status(part))
         return
     if ctype.startswith("message/"):
+        if ctype == "message/rfc822" and part.is_multipart():
+            for child in part.get_payload():
+                if isinstance(child, Message):
+                    _scan_structure(child, body, depth + 1, nested=True)
         return
     if part.is_multipart():
         payload = part.get_payload()

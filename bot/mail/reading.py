@@ -25,6 +25,7 @@ from email.message import Message
 from email.parser import BytesParser
 
 from bot.mail.body import decode_bytes, extract_body
+from bot.mail.bounces import bounce_failures, may_be_bounce
 from bot.mail.dsn import DsnRecipient
 from bot.mail.quotes import is_bot_reply_id, strip_quotes
 
@@ -94,6 +95,9 @@ class InboundMail:
     report_type: str | None = None
     part_types: tuple[str, ...] = ()
     delivery_status: tuple[DsnRecipient, ...] = ()
+    nested_delivery_status: tuple[DsnRecipient, ...] = ()
+    bounce_failed: tuple[str, ...] = ()
+    bounce_delayed: tuple[str, ...] = ()
     text: str = ""
     fresh_text: str = ""
     body_source: str = "none"  # 'plain', 'html', 'mixed' or 'none'
@@ -165,6 +169,12 @@ def _read(data: bytes) -> InboundMail:
     defects.extend(body.notes)
     defects.extend(_mime_defects(msg))
     text = _clean(body.text)
+    failed: tuple[str, ...] = ()
+    delayed: tuple[str, ...] = ()
+    if may_be_bounce(headers, body.part_types):
+        failed, delayed, note = bounce_failures(msg, len(data))
+        if note:
+            defects.append(note)
     return InboundMail(
         size=len(data),
         message_id=message_id,
@@ -182,6 +192,9 @@ def _read(data: bytes) -> InboundMail:
         report_type=body.report_type,
         part_types=tuple(body.part_types),
         delivery_status=tuple(body.delivery_status),
+        nested_delivery_status=tuple(body.nested_delivery_status),
+        bounce_failed=failed,
+        bounce_delayed=delayed,
         text=text,
         fresh_text=_clean(body.fresh_text),
         body_source=body.source,
