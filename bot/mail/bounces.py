@@ -18,7 +18,7 @@ from email.message import Message
 __all__ = ["MAX_SCANNED", "bounce_failures", "may_be_bounce"]
 
 #: Larger mails are not given to the detectors (a real bounce is small).
-MAX_SCANNED = 512 * 1024
+MAX_SCANNED = 96 * 1024
 
 _DAEMONS = ("mailer-daemon", "mailerdaemon", "mail-daemon", "postmaster", "mdaemon")
 _SUBJECT_WORDS = (
@@ -69,4 +69,4 @@ def _addresses(found: object) -> tuple[str, ...]:
         text = text.strip().strip("<>").strip().lower()
         if "@" in text and not any(c.isspace() for c in text) and len(text) <= 320:
             result.add(text)
-    return tuple(sorted(result))
+    return tuple(sorted(result)[:100])

@@ -27,7 +27,12 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from bot.mail.dsn import ROLE_LOCAL_PARTS, address_from_field, addresses_in_bounce_text
+from bot.mail.dsn import (
+    MAX_RECIPIENTS,
+    ROLE_LOCAL_PARTS,
+    address_from_field,
+    addresses_in_bounce_text,
+)
 from bot.mail.reading import InboundMail
 
 __all__ = ["KINDS", "Classification", "classify"]
@@ -167,13 +172,16 @@ def _sent_by_mail_system(mail: InboundMail) -> bool:
 
 def _failed_recipients(mail: InboundMail, own: set[str]) -> tuple[str, ...]:
     found: list[str] = []
+    seen: set[str] = set(own)
 
     def add(address: str | None) -> None:
-        if address and address not in own and address not in found:
+        if address and address not in seen and len(found) < MAX_RECIPIENTS:
+            seen.add(address)
             found.append(address)
 
     # flufl.bounce first: it knows the formats of the common MTAs.
-    for address in sorted(mail.bounce_failed, key=lambda a: _position(mail.text, a)):
+    lowered = mail.text.lower() if mail.bounce_failed else ""
+    for address in sorted(mail.bounce_failed, key=lambda a: _position(lowered, a)):
         add(address)
     if found:
         return tuple(found)
@@ -199,7 +207,7 @@ def _failed_recipients(mail: InboundMail, own: set[str]) -> tuple[str, ...]:
 
 
 def _position(text: str, address: str) -> tuple[int, str]:
-    at = text.lower().find(address)
+    at = text.find(address)
     return (at if at >= 0 else len(text), address)
 
 

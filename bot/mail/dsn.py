@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 __all__ = [
+    "MAX_RECIPIENTS",
     "DsnRecipient",
     "address_from_field",
     "addresses_in_bounce_text",
@@ -41,6 +42,8 @@ _ORIGINAL_STARTS = re.compile(
     re.IGNORECASE,
 )
 
+#: At most this many failed recipients are taken from one bounce.
+MAX_RECIPIENTS = 100
 #: Longer lines of a bounce report are read up to this length.
 _MAX_LINE = 4000
 
@@ -141,6 +144,7 @@ def addresses_in_bounce_text(text: str, exclude: Iterable[str] = ()) -> list[str
     """
     excluded = {a.lower() for a in exclude}
     found: list[str] = []
+    seen: set[str] = set()
     for line in text.splitlines():
         if _ORIGINAL_STARTS.match(line):
             break
@@ -149,7 +153,10 @@ def addresses_in_bounce_text(text: str, exclude: Iterable[str] = ()) -> list[str
         for match in _ADDRESS.finditer(line):
             address = _tidy(match.group(1))
             local = address.split("@", 1)[0]
-            if address in excluded or local in ROLE_LOCAL_PARTS or address in found:
+            if address in excluded or local in ROLE_LOCAL_PARTS or address in seen:
                 continue
+            seen.add(address)
             found.append(address)
+            if len(found) >= MAX_RECIPIENTS:
+                return found
     return found

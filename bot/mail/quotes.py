@@ -134,6 +134,8 @@ _VERB_AT_END = re.compile(
     r"|escreveu|написал(?:\(а\)|а)?|napsal(?:\(a\))?|yazdı|書きました)\s*$",
     re.IGNORECASE,
 )
+#: The attribution verb that ends a colonless attribution is within this many last characters.
+_VERB_TAIL = 24
 _ATTRIBUTION_START = re.compile(
     r"^\s*(?:am|on|le|el|il|op|den|d\.|w\s+dniu|em|dne|в|på|p[åa]|tarihinde)\s+\S",
     re.IGNORECASE,
@@ -279,7 +281,7 @@ def _ends_attribution(joined: str) -> bool:
     """Ends like an attribution: with a colon, or with its verb ("On ..., X wrote")."""
     if joined.endswith((":", "：")):
         return True
-    return bool(_VERB_AT_END.search(joined)) and _starts_wrapped(joined) and bool(
+    return bool(_VERB_AT_END.search(joined[-_VERB_TAIL:])) and _starts_wrapped(joined) and bool(
         _HAS_DIGIT_OR_AT.search(joined)
     )
 
