@@ -18,6 +18,9 @@ work shows as ≈ 16; keep 16x below the 256 KB text caps to see the growth),
 and the time for a mail of twice the read cap (what the caps bound). The
 best of ``--repeat`` runs counts.
 
+``--compare-html`` compares our HTML converter with html2text on every
+multipart/alternative mail of the corpora (the plain part is the truth).
+
 ``--compare-quotes`` instead measures quote stripping: ours against the
 maintained parsers that are installed (mail-parser-reply, talon,
 quotequail) on the language corpus (tests/mail/eml/lang) and the replies of
@@ -228,14 +231,90 @@ def run_compare() -> None:
         print(f"{name:<26}{exact:>4}/{len(cases):<3}{leaked:>10}{'':>7}{ms:>9.2f}")
 
 
+
+
+# -- HTML converters compared ---------------------------------------------------------
+
+
+def _alternatives() -> list[tuple[str, str]]:
+    """(HTML, fresh text of the plain alternative) of every multipart/alternative
+    mail of both corpora that has both parts: the plain part is the truth."""
+    import email
+    import email.policy
+
+    from bot.mail.quotes import strip_quotes
+
+    found: list[tuple[str, str]] = []
+    paths = sorted((ROOT / "tests/corpus").glob("*.eml")) + sorted(
+        (ROOT / "tests/mail/eml").glob("*.eml")
+    )
+    for path in paths:
+        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        for part in msg.walk():
+            if part.get_content_type() != "multipart/alternative":
+                continue
+            kids = {c.get_content_type(): c for c in part.iter_parts()}
+            if "text/plain" in kids and "text/html" in kids:
+                try:
+                    plain = kids["text/plain"].get_content()
+                    html_text = kids["text/html"].get_content()
+                except Exception:
+                    continue
+                if plain.strip():
+                    found.append((html_text, strip_quotes(plain)))
+            break
+    return found
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in text.replace(">", " ").replace("*", " ").split() if w]
+
+
+def run_compare_html() -> None:
+    from bot.mail.htmltext import html_to_text
+    from bot.mail.quotes import strip_quotes
+
+    converters: dict[str, Callable[[str], str]] = {
+        "ours (bot.mail.htmltext)": lambda h: strip_quotes(html_to_text(h, drop_quotes=True))
+    }
+    try:
+        import html2text
+
+        def via_html2text(h: str) -> str:
+            converter = html2text.HTML2Text()
+            converter.body_width = 0
+            converter.ignore_images = True
+            return strip_quotes(converter.handle(h))
+
+        converters["html2text"] = via_html2text
+    except ImportError:
+        pass
+    cases = _alternatives()
+    hostile = html(256 * 1024).split(b"\r\n\r\n", 1)[1].decode()
+    print(f"{len(cases)} multipart/alternative mails: HTML fresh text vs the plain part's")
+    print(f"{'converter':<26}{'same words':>11}{'ms/mail':>9}{'hostile 256 KB s':>18}")
+    for name, convert in converters.items():
+        same = 0
+        start = time.perf_counter()
+        for html_text, fresh in cases:
+            same += _words(convert(html_text)) == _words(fresh)
+        ms = (time.perf_counter() - start) * 1000 / max(1, len(cases))
+        start = time.perf_counter()
+        convert(hostile)
+        print(f"{name:<26}{same:>5}/{len(cases):<5}{ms:>9.2f}{time.perf_counter() - start:>18.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base-kb", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--compare-quotes", action="store_true")
+    parser.add_argument("--compare-html", action="store_true")
     args = parser.parse_args()
     if args.compare_quotes:
         run_compare()
+    elif args.compare_html:
+        run_compare_html()
     else:
         run_growth(args.base_kb, args.repeat)
 

@@ -50,8 +50,9 @@ _MAX_PARTS = 500
 MAX_PART_CHARS = 512 * 1024
 #: HTML converted of one part (characters): commands stand at the top.
 MAX_HTML_CHARS = 256 * 1024
-#: Text looked at for the fresh part (characters).
-MAX_FRESH_CHARS = 256 * 1024
+#: Text looked at for the fresh part (characters): far more than any player
+#: writes, and it bounds the quote stripper's work per mail.
+MAX_FRESH_CHARS = 64 * 1024
 _WESTERN = frozenset({"ascii", "iso8859-1", "cp1252", "latin-1"})
 _NO_CHARSET = frozenset({"", "unknown-8bit", "x-unknown", "unknown", "default", "none", "8bit"})
 

@@ -237,23 +237,27 @@ def _drop_intro(out: list[str]) -> None:
 def _ends_fresh_text(lines: list[str], i: int) -> bool:
     line = lines[i]
     stripped = line.strip()
-    if _SIGNATURE.match(line.rstrip("\r\n")) or stripped == "--":
-        return True
     if not stripped:
         return False
-    if _SEPARATOR.match(stripped) or _FORWARD_INTRO.match(stripped):
+    if stripped == "--" or _SIGNATURE.match(line.rstrip("\r\n")):
+        return True
+    has_colon = ":" in stripped or "：" in stripped
+    if stripped[0] in "-_=*":
+        if _SEPARATOR.match(stripped):
+            return True
+        if _UNDERSCORES.match(stripped):
+            following = _next_nonblank(lines, i + 1, limit=3)
+            if following is None:
+                return False
+            nxt = lines[following]
+            return bool(_BLOCK_FROM.match(nxt)) or (
+                len(nxt) <= _MAX_MARK_LINE and bool(_LIST_LINE.search(nxt))
+            )
+    if has_colon and _FORWARD_INTRO.match(stripped):
         return True
     if _MOBILE_FOOTER.match(stripped) or _LIST_FOOTER.match(stripped):
         return True
-    if _UNDERSCORES.match(stripped):
-        following = _next_nonblank(lines, i + 1, limit=3)
-        if following is None:
-            return False
-        nxt = lines[following]
-        return bool(_BLOCK_FROM.match(nxt)) or (
-            len(nxt) <= _MAX_MARK_LINE and bool(_LIST_LINE.search(nxt))
-        )
-    if _BLOCK_FROM.match(stripped) or _BLOCK_FIELD.match(stripped):
+    if has_colon and (_BLOCK_FROM.match(stripped) or _BLOCK_FIELD.match(stripped)):
         return _is_header_block(lines, i)
     return False
 
@@ -301,18 +305,22 @@ def _attribution_span(lines: list[str], i: int) -> int:
     first = lines[i].strip()
     if not first or len(first) > _MAX_MARK_LINE:
         return 0
+    single = i + 1 >= len(lines) or not lines[i + 1].strip()
+    if single and not _ends_like_attribution(first):
+        return 0  # one line only: it must end like an attribution
+    wraps: bool | None = None  # may the attribution go on over more lines? (asked lazily)
     for span in range(1, _MAX_ATTRIBUTION_LINES + 1):
         if i + span > len(lines):
             break
-        chunk = [part.strip() for part in lines[i : i + span]]
-        if span > 1 and (
-            not chunk[-1]
-            or len(chunk[-1]) > _MAX_MARK_LINE
-            or not _starts_wrapped(first)
-            or _ATTRIBUTION_START.match(chunk[-1])
-        ):
-            break
-        joined = " ".join(chunk)
+        if span > 1:
+            last = lines[i + span - 1].strip()
+            if not last or len(last) > _MAX_MARK_LINE:
+                break
+            if wraps is None:
+                wraps = _starts_wrapped(first)
+            if not wraps or _ATTRIBUTION_START.match(last):
+                break
+        joined = " ".join(part.strip() for part in lines[i : i + span])
         if not _ends_attribution(joined):
             continue
         if _ATTRIBUTION_VERB.search(joined) and _HAS_DIGIT_OR_AT.search(joined):
@@ -327,6 +335,10 @@ def _attribution_span(lines: list[str], i: int) -> int:
     return 0
 
 
+def _ends_like_attribution(line: str) -> bool:
+    return line.endswith((":", "：")) or bool(_VERB_AT_END.search(line[-_VERB_TAIL:]))
+
+
 def _is_date_led(joined: str) -> bool:
     """A verbless attribution: a date (or a year), a time, and an address before the colon."""
     return bool(
@@ -337,11 +349,12 @@ def _is_date_led(joined: str) -> bool:
 
 
 def _starts_wrapped(first: str) -> bool:
+    if "@" in first or _ATTRIBUTION_START.match(first):
+        return True
+    if not _HAS_DIGIT_OR_AT.search(first):
+        return False
     return bool(
-        _ATTRIBUTION_START.match(first)
-        or _DATE_START.match(first)
-        or "@" in first
-        or (_ATTRIBUTION_VERB.search(first) and _YEAR.search(first))
+        _DATE_START.match(first) or (_YEAR.search(first) and _ATTRIBUTION_VERB.search(first))
     )
 
 
