@@ -155,15 +155,15 @@ def run_growth(base_kb: int, repeat: int) -> None:
 # -- quote parsers compared ---------------------------------------------------------
 
 
-def _expected_tables() -> list[tuple[str, str]]:
-    """(full text, expected fresh text) of every reply with a pinned fresh text."""
-    cases: list[tuple[str, str]] = []
+def _expected_tables() -> list[tuple[str, str, str]]:
+    """(group, full text, expected fresh text) of every reply with a pinned fresh text."""
+    cases: list[tuple[str, str, str]] = []
     namespace: dict = {}
     source = (ROOT / "tests/mail/test_corpus_lang.py").read_text()
     exec(source[source.index("EXPECTED") : source.index("\n}\n") + 3], namespace)
     for stem, fresh in namespace["EXPECTED"].items():
         mail = read_message((ROOT / "tests/mail/eml/lang" / f"{stem}.eml").read_bytes())
-        cases.append((mail.text, fresh))
+        cases.append(("lang", mail.text, fresh))
     import tests.mail.test_corpus as corpus
 
     marks = corpus.test_fresh_text_of_replies.pytestmark
@@ -172,7 +172,7 @@ def _expected_tables() -> list[tuple[str, str]]:
         (path,) = (ROOT / "tests/corpus").glob(f"{number}-*.eml")
         mail = read_message(path.read_bytes())
         if mail.body_source == "plain":
-            cases.append((mail.text, fresh))
+            cases.append(("corpus", mail.text, fresh))
     return cases
 
 
@@ -215,22 +215,29 @@ def _norm(text: str) -> str:
 
 def run_compare() -> None:
     cases = _expected_tables()
-    print(f"{len(cases)} replies with a pinned fresh text")
-    print(f"{'parser':<26}{'exact':>7}{'old lineup kept':>17}{'ms/mail':>9}")
+    groups = sorted({group for group, _, _ in cases})
+    print(
+        f"{len(cases)} replies with a pinned fresh text "
+        + ", ".join(f"{g}: {sum(c[0] == g for c in cases)}" for g in groups)
+    )
+    header = f"{'parser':<26}{'exact':>7}  {'exact by group':<22}"
+    print(header + f"{'old lineup kept':>16}{'ms/mail':>9}")
     for name, parse in _parsers().items():
         exact = leaked = 0
+        by_group = dict.fromkeys(groups, 0)
         start = time.perf_counter()
-        for text, fresh in cases:
+        for group, text, fresh in cases:
             try:
                 got = parse(text) or ""
             except Exception:
                 got = text
-            exact += _norm(got) == _norm(fresh)
+            same = _norm(got) == _norm(fresh)
+            exact += same
+            by_group[group] += same
             leaked += "0-0-30-30-30" in got or "alt-1" in got
         ms = (time.perf_counter() - start) * 1000 / len(cases)
-        print(f"{name:<26}{exact:>4}/{len(cases):<3}{leaked:>10}{'':>7}{ms:>9.2f}")
-
-
+        split = " ".join(f"{g} {n}" for g, n in by_group.items())
+        print(f"{name:<26}{exact:>4}/{len(cases):<3} {split:<22}{leaked:>10}{'':>6}{ms:>9.2f}")
 
 
 # -- HTML converters compared ---------------------------------------------------------

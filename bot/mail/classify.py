@@ -8,9 +8,12 @@ the bot's own address. ``classify`` decides, in this order:
    report-type=delivery-status``, ``message/delivery-status`` parts,
    ``X-Failed-Recipients``, Exchange NDR headers), plain-text bounces from
    MAILER-DAEMON/postmaster and bounce subjects ("Undelivered Mail",
-   "Unzustellbar", ...), delay warnings included. ``bounced_recipients``
-   names the addresses whose delivery *failed* (empty for a pure delay
-   warning);
+   "Unzustellbar", ...), delay warnings included, and DSNs wrapped in an
+   attached message by a gateway. ``bounced_recipients`` names the addresses
+   whose delivery *failed* (empty for a pure delay warning): the permanent
+   failures GNU Mailman's ``flufl.bounce`` found (``InboundMail.bounce_failed``)
+   if any, else our own reading of the DSN blocks, ``X-Failed-Recipients`` and
+   the report text (at most ``MAX_RECIPIENTS``);
 3. ``auto``: read receipts (MDN), abuse reports (ARF), other reports,
    auto-replies (RFC 3834 ``Auto-Submitted``, ``Precedence``, the
    ``X-Autoreply`` family, Apple and Exchange markers, auto-reply subjects),

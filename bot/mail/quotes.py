@@ -1,20 +1,26 @@
 """Cut a mail text down to what the writer typed in *this* mail.
 
 ``strip_quotes`` drops quoted reply text (lines starting with ``>``),
-signatures, mobile-client footers and everything after a reply or forward
-header, in German and English (RULES.md §9). Old lineups quoted from an
-earlier mail must never be read again.
+signatures, mobile-client footers, mailing-list footers (Mailman, Google
+Groups), the bot's own earlier reply (``BOT_REPLY_MARKER``, quoted or
+pasted) and everything after a reply or forward header (RULES.md §9), in the
+languages players write: de, en, fr, es, it, nl, da, sv, no, pl, pt, ru, cs,
+tr, ja (and fi). Old lineups quoted from an earlier mail must never be read
+again. Measured against mail-parser-reply, talon and quotequail in
+docs/reading.md (``bench/bench_reading.py --compare-quotes``).
 
 Two kinds of reply header are told apart:
 
 * an *attribution* ("Am 02.04.2012 um 18:26 schrieb Hans:", "On ..., X wrote:",
-  or any line ending in ``:`` that introduces a ``>`` block, e.g. Russian
-  "... написал:") that is followed by ``>`` lines only introduces a quote;
+  "On ..., X wrote" without its colon, Gmail's verbless
+  "2017-11-24 16:32 GMT+01:00 X <x@y>:", or any line ending in ``:`` that
+  introduces a ``>`` block) that is followed by ``>`` lines only introduces a quote;
   the attribution and the quoted lines are dropped and reading goes on
   (bottom posting and interleaved answers keep working);
 * a header followed by unquoted text (Outlook's "-----Ursprüngliche
-  Nachricht-----", the "Von:/Gesendet:" block, forwards, or an attribution
-  followed by the pasted original) ends the fresh text.
+  Nachricht-----", the "Von:/Gesendet:" block in any of the languages,
+  forwards, or an attribution followed by the pasted original) ends the
+  fresh text.
 """
 
 from __future__ import annotations
