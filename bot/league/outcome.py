@@ -14,9 +14,9 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from bot.league.requests import LineError
 from bot.rules.corrections import CorrectedLineup
 from bot.rules.lineup import Lineup
+from bot.rules.requests import LineError
 
 # -- notices (something was done or is worth knowing) -------------------------
 MANAGER_CREATED = "manager_created"
