@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.mail.grammar import parse_moves  # noqa: E402
+from bot.mail.grammar import parse_moves
 
 LINE_SHAPES: dict[str, Callable[[int], str]] = {
     "digits-dashes": lambda n: ("1-" * n)[:n],

@@ -179,7 +179,9 @@ def find_clash(name: str, existing: Iterable[str]) -> str | None:
 
 #: ``GM`` at the start: one or two letters (a separator between them allowed),
 #: then the end, or anything but a letter (a space, a digit, punctuation).
-_GM_HEAD = re.compile(r"([^\W\d_])[\s._\-·]*([^\W\d_])(?![^\W\d_])")
+_GM_HEAD = re.compile(r"([^\W\d_])([\s._\-·]*)([^\W\d_])(?![^\W\d_])")
+#: Three or more numbers with short separators: a lineup after the letters.
+_NUMBERS = re.compile(r"\d+(?:\D{1,3}\d+){2,}")
 
 
 @cache
@@ -190,15 +192,19 @@ def _gm_keys() -> tuple[str, str]:
 def is_reserved(name: str) -> bool:
     """True for names that would look like a GM team: ``GM``, ``GM ...`` and
     every spelling that reads the same (case, look-alike letters, format
-    characters, a separator between the letters: ``G.M. 10-10-16-15-39``)."""
+    characters; a separator between the letters when a lineup follows:
+    ``G.M. 10-10-16-15-39``, not ``G M``)."""
     key = name_key(name)
     prefix = GM_PREFIX.casefold()
     if key.startswith(prefix) or key == prefix.strip():
         return True
-    head = _GM_HEAD.match(clean(name))
+    text = clean(name)
+    head = _GM_HEAD.match(text)
     if head is None:
         return False
-    letters = confusable_keys(head.group(1) + head.group(2))
+    if head.group(2) and _NUMBERS.search(text, head.end()) is None:
+        return False  # "G M" alone is a name; "G.M. 10-10-16-15-39" is not
+    letters = confusable_keys(head.group(1) + head.group(3))
     gm = _gm_keys()
     return letters[0] == gm[0] or letters[1] == gm[1]
 
