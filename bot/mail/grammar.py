@@ -362,6 +362,8 @@ def _too_long(head: str, number: int, length: int, limit: int, state: _State) ->
         or start[:1].isdigit()
         or _LINEUP_RUN.search(start) is not None
         or _labelled_tail(start) is not None
+        or ((pair := _LABELLED_PAIR.match(start)) is not None
+            and pair.group(1).lower() in LABELS)
         or any(team_key(start).startswith(key) for key in state.team_keys)
     )
     if commandlike:
