@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from bot.render.formatting import check_language
+from bot.rules.requests import ReadNote
 
 #: (English wording as a full-match pattern, German template with its groups).
 _GERMAN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -127,3 +128,8 @@ def suggestion_text(suggestion: str, language: str) -> str:
 def name_refusal(kind: str, name: str, language: str, other: str | None = None) -> str:
     """Why a new team name is refused (``gm_look_alike`` or ``confusable``)."""
     return _pick(NAME_REFUSALS[kind], language).format(name=name, other=other or "")
+
+
+def describe_note(note: ReadNote, language: str) -> str:
+    """``note_text`` of a grammar note."""
+    return note_text(note.kind, note.text, note.value, language)

@@ -69,3 +69,11 @@ def test_suggestions_and_name_refusals_in_both_languages() -> None:
     assert '"Rote Teufel"' in english and "Cyrillic" in english
     german = name_refusal("confusable", "Rоte Teufel", "de", other="Rote Teufel")
     assert "„Rote Teufel“" in german and "kyrillisches" in german
+
+
+def test_describe_note_reads_a_note_of_the_grammar() -> None:
+    from bot.render.reasons import describe_note
+
+    [typo] = parse_moves("", "Staus").notes
+    assert describe_note(typo, "de") == "„Staus“ als „Status“ gelesen"
+    assert describe_note(typo, "en") == 'read "Staus" as "Status"'
