@@ -388,12 +388,17 @@ def _read_line(line: str, number: int, state: _State) -> None:
         correction = correct_keyword(body, _COMMAND_OF, state.team_keys)
         if correction is not None and not _command_shaped(correction.line):
             correction = None
-    if correction is None and not comments:
-        _parse_line(line, number, state)
-        return
-    mark = state.mark()
-    _parse_line(correction.line if correction else body, number, state)
-    if state.produced(mark):
+    attempts: list[tuple[str, list[str]]] = []
+    if correction is not None or comments:
+        attempts.append((correction.line if correction else body, comments))
+    if correction is not None and comments:  # the typo alone, the "comment" kept as text
+        attempts.append((correction.line + line[len(body):], []))
+    for text, skipped in attempts:
+        mark = state.mark()
+        _parse_line(text, number, state)
+        if not state.produced(mark):
+            state.undo(mark)
+            continue
         for index, request in enumerate(state.requests[mark[0]:], start=mark[0]):
             state.requests[index] = _with_line(request, line)
         for index, error in enumerate(state.errors[mark[1]:], start=mark[1]):
@@ -401,11 +406,7 @@ def _read_line(line: str, number: int, state: _State) -> None:
         if correction is not None:
             state.notes.append(ReadNote(TYPO, number, correction.written,
                                         keyword_display(correction.spelling)))
-        state.notes.extend(ReadNote(COMMENT, number, c) for c in comments)
-        return
-    state.undo(mark)
-    if correction is not None and comments:  # the typo alone, comment kept as text
-        _read_line(correction.line + line[len(body):], number, state)
+        state.notes.extend(ReadNote(COMMENT, number, c) for c in skipped)
         return
     _parse_line(line, number, state)
 
@@ -443,6 +444,8 @@ def _split_comments(line: str) -> tuple[str, list[str]]:
         body = body[:opening].rstrip()
     if not body or (not _LETTER.search(body) and not _NUMBER.search(body)):
         return line, []
+    if body.endswith((":", "=")):
+        return line, []  # "Manager: (Hans)": no value before it, so it is the value
     return body, parens + comments
 
 

@@ -194,6 +194,16 @@ def test_hash_inside_a_value_and_parentheses_in_text_are_no_comments() -> None:
     assert moves.notes == ()
 
 
+def test_parentheses_without_a_value_before_them_are_the_value() -> None:
+    moves = parse_moves("", "Manager: (Hans)\nPasswort: #abc\nManger: Hans (der Neue)")
+    assert [(type(r).__name__, r.line) for r in moves.requests] == [
+        ("SetManagerName", "Manager: (Hans)"), ("GivePassword", "Passwort: #abc"),
+        ("SetManagerName", "Manger: Hans (der Neue)")]
+    assert moves.requests[1].password == "#abc" and moves.requests[2].name == "Hans"
+    assert [(n.kind, n.line_number, n.text) for n in moves.notes] == [
+        (TYPO, 3, "Manger"), (COMMENT, 3, "(der Neue)")]
+
+
 def test_a_comment_does_not_hide_an_error_in_the_lineup() -> None:
     moves = parse_moves("", "Aufstellung: 10-10-15-15 (offensiv)")
     assert moves.requests == ()
