@@ -25,10 +25,10 @@ from bot.league.errors import BadTime, LeagueError, NoOpenRound, RoundNotOpen, U
 from bot.league.moves import normalize_address, submit_moves
 from bot.league.outcome import MoveOutcome
 from bot.league.passwords import generate_password, hash_password
-from bot.league.requests import ParsedMoves
 from bot.league.settings import LeagueSettings
 from bot.league.tables import PszRow, WpRow, manager_label
 from bot.rules.lots import seed_commitment
+from bot.rules.requests import ParsedMoves
 from bot.storage import bounces, outbox, reminders, results
 from bot.storage import managers as manager_rows
 from bot.storage import moves as move_rows
