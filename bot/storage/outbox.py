@@ -141,10 +141,13 @@ def requeue(
 
 
 def unqueued_rounds(conn: sqlite3.Connection, kind: str) -> list[int]:
-    """Evaluated rounds with no outbox row of ``kind`` (e.g. newsletters never queued)."""
+    """Evaluated rounds with no outbox row of ``kind`` (e.g. newsletters never queued);
+    for a round evaluated again after a rollback, only rows queued since that
+    evaluation count (the earlier ones carried the results it corrects)."""
     rows = conn.execute(
         "SELECT r.number FROM rounds r WHERE r.state = 'evaluated' AND NOT EXISTS"
-        " (SELECT 1 FROM outbox o WHERE o.kind = ? AND o.round = r.number)"
+        " (SELECT 1 FROM outbox o WHERE o.kind = ? AND o.round = r.number"
+        "  AND (r.corrects = 0 OR o.created_at >= r.evaluated_at))"
         " ORDER BY r.number", (str(kind),),
     ).fetchall()
     return [int(r[0]) for r in rows]

@@ -242,3 +242,24 @@ def test_every_console_command_has_help_with_an_example(command, capsys) -> None
         main([*command, "--help"])
     assert done.value.code == 0
     assert "example" in capsys.readouterr().out
+
+
+def test_a_crash_before_the_corrected_newsletter_is_caught_up(tmp_path) -> None:
+    clock = Clock()
+    app = make_app(tmp_path, clock)
+    field(app, clock, 3)
+    clock.now = app.open_round_deadline() + timedelta(minutes=1)
+    assert app.evaluate_due() == 1
+    app.drain_outbox()  # the first newsletters went out
+    first = len(sent(app))
+    app.league.rollback(clock.now)
+    clock.now += timedelta(minutes=5)
+    # evaluated again, then the process died before queueing the newsletters
+    assert app.league.evaluate_due(clock.now) is not None
+    assert app.unpublished_rounds() == [1] and app.unpublished_rounds("digest") == [1]
+    assert app.catch_up() == []
+    assert app.unpublished_rounds() == []
+    app.drain_outbox()
+    news = [m for m in sent(app)[first:] if "Ergebnisse" in m["Subject"]]
+    assert len(news) == 3
+    assert all("berichtigt" in m.get_body(("plain",)).get_content() for m in news)
