@@ -15,7 +15,9 @@
    store the new PSZ (two decimals); after the last round of a season age
    every existing team; store inputs, report and public report; close the
    round with its seed; open the next round with its deadline and its
-   committed seed.
+   committed seed, and commit the seed of the round after it (mail that
+   misses the next deadline counts for that one, so its seed is fixed
+   before such a lineup can arrive).
 
 ``undo_round`` is the inverse of step 3 for the last evaluated round (the
 game master's rollback): the round is open again with its moves and seed.
@@ -216,7 +218,7 @@ def apply_round(
     now: datetime,
     next_deadline: datetime,
     step: Step,
-    next_seed: int | None = None,
+    next_seeds: tuple[int, int] | None = None,
 ) -> Applied:
     """Write a round's evaluation (inside the caller's write transaction)."""
     rnd = inputs.round
@@ -258,8 +260,13 @@ def apply_round(
     round_rows.close_round(conn, number, seed=seed, now=now)
     step("round_closed")
     season, in_season = next_numbering(rnd.season, rnd.round_in_season, settings.season_rounds)
-    committed = (round_rows.commit_seed(conn, number + 1, next_seed, now)
-                 if next_seed is not None else None)
+    committed = None
+    if next_seeds is not None:
+        # The next round's seed was committed when this one opened (a round
+        # of old state: now); the one after it is committed now, before any
+        # late mail can bring a lineup for it.
+        committed = round_rows.commit_seed(conn, number + 1, next_seeds[0], now)
+        round_rows.commit_seed(conn, number + 2, next_seeds[1], now)
     round_rows.insert_round(conn, number=number + 1, season=season, round_in_season=in_season,
                             deadline=next_deadline, now=now, seed=committed)
     step("next_round_opened")

@@ -202,6 +202,8 @@ class League:
         with self.db.transaction() as conn:
             if round_rows.round_by_number(conn, 1) is None:
                 seed = round_rows.commit_seed(conn, 1, self.seeds(), now)
+                # Late mail for round 1 counts for round 2: its seed is fixed now.
+                round_rows.commit_seed(conn, 2, self.seeds(), now)
                 round_rows.insert_round(conn, number=1, season=1, round_in_season=1,
                                         deadline=deadline, now=now, seed=seed)
             current = round_rows.open_round(conn)
@@ -275,7 +277,7 @@ class League:
         """
         _aware("now", now)
         drawn = ev.new_seed()
-        next_seed = self.seeds()
+        next_seeds = (self.seeds(), self.seeds())
         step = self.step or (lambda _name: None)
         for attempt in range(ev.MAX_ATTEMPTS):
             with self.db.read() as conn:
@@ -303,7 +305,7 @@ class League:
                     report = ev.play(inputs_json, progress)
                 applied = ev.apply_round(
                     conn, self.settings, inputs, inputs_json, report, ev.public(report),
-                    now=now, next_deadline=deadline, step=step, next_seed=next_seed,
+                    now=now, next_deadline=deadline, step=step, next_seeds=next_seeds,
                 )
                 return self._result(conn, applied)
         return None  # pragma: no cover - the last attempt always returns

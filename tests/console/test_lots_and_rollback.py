@@ -244,3 +244,21 @@ def test_a_banned_managers_teams_sit_out_keep_their_wp_and_get_no_reminder(tmp_p
     evaluate(league)
     with league.db.read() as conn:
         assert conn.execute("SELECT COUNT(*) FROM round_entries WHERE round = 3").fetchone()[0] == 1
+
+
+def test_late_mail_for_the_next_round_finds_its_seed_committed_already(tmp_path) -> None:
+    league = make(tmp_path)
+    promised = commitment(league, 2)  # fixed when round 1 opened
+    assert promised is not None
+    anna = Player(league, "anna@example.org")
+    result = anna.send(register("Rote Teufel"), lineup("10-10-15-15-20"),
+                       now=after_deadline(league))  # too late for round 1: counts for 2
+    assert result.round == 2
+    evaluate(league)
+    assert commitment(league, 2) == promised and commitment(league, 3) is not None
+    with league.db.read() as conn:
+        assert seed_commitment(2, league.open_round(conn).seed) == promised
+        committed = conn.execute("SELECT committed_at FROM round_seeds WHERE round = 2"
+                                 ).fetchone()[0]
+        received = conn.execute("SELECT received_at FROM moves").fetchone()[0]
+    assert committed < received
