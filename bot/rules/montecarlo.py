@@ -48,6 +48,7 @@ from bot.rules.lineup import Lineup
 from bot.rules.match import chances, goal_probability
 from bot.rules.mc_kernel import (
     ALIAS,
+    MAX_WIDTH,
     PLACE_X,
     PLACE_Y,
     PROB,
@@ -55,7 +56,7 @@ from bot.rules.mc_kernel import (
     SELF,
     UNBUILT,
     both_legs,
-    fill_rows,
+    build_tables,
     missing_pairs,
     play_stage,
     vose,
@@ -177,14 +178,11 @@ def two_legs(
 
 class _Sampler:
     """Alias tables of both legs of the pairings of distinct lineups, built
-    lazily (only for pairs that meet) into one growing table, plus the
-    look-up per ordered pair of lineups (first row, width, orientation).
-
-    Row ``e`` of a pair's table keeps itself with probability ``PROB`` and
-    else takes its alias; either way it resolves to what the two legs add to
-    the table keys of the two sides (see ``mc_kernel``). A pair's law is
-    computed for the lower lineup first (lineups sorted); the other
-    orientation reads the same rows with the sides swapped (``flip``).
+    lazily (only for pairs that meet, in batches) into one growing table,
+    plus the look-up per ordered pair of lineups (``mc_kernel`` documents
+    the layout). A pair's law is computed for the lower lineup first
+    (lineups sorted); the other orientation reads the same rows with the
+    sides swapped.
     """
 
     def __init__(self, lineups: Sequence[Lineup], points: Points) -> None:
@@ -198,40 +196,42 @@ class _Sampler:
         self.scale = 2 * bound + 1
         self.teams = len(lineups)
         self.lineup_of = np.array([index[lu] for lu in lineups], dtype=np.int64)
-        self.offset = np.full(u * u, UNBUILT, dtype=np.int64)
-        self.width = np.zeros(u * u)
-        self.flip = np.zeros(u * u, dtype=np.bool_)
+        self.pair_info = np.full(u * u, UNBUILT, dtype=np.int64)
         self.table = np.zeros(0, dtype=np.int64)
+        #: Rows of ``table`` in use.
+        self.rows = 0
         #: Unordered pairs of lineups whose law was built.
         self.built = 0
 
     def ensure(self, groups: np.ndarray) -> None:
         """Build the tables of every lineup pair met in ``groups`` (S, G, 4)."""
-        asked = missing_pairs(groups, self.lineup_of, self.lineups, self.offset)
+        asked = missing_pairs(groups, self.lineup_of, self.lineups, self.pair_info)
         if len(asked):
-            self._build(asked)
+            self._build(np.sort(asked))
 
-    def _build(self, asked: np.ndarray) -> None:
-        u = self.lineups
-        todo = sorted({(min(a, b), max(a, b)) for a, b in zip(*divmod(asked, u), strict=True)})
-        parts = [self.table]
-        start = len(self.table) // ROW
-        points = self.points
-        for a, b in todo:
+    def _build(self, pairs: np.ndarray) -> None:
+        lows, pmfs = [], []
+        for pair in pairs.tolist():
+            a, b = divmod(pair, self.lineups)
             low, pmf = goal_difference_distribution(self.distinct[a], self.distinct[b])
-            gain_x, gain_y, law = both_legs(low, pmf, points.loss, points.draw, points.win,
-                                            self.scale)
-            prob, alias = alias_table(law)
-            rows = np.empty(ROW * len(law), dtype=np.int64)
-            fill_rows(rows, rows.view(np.float64), 0, prob, alias, gain_x, gain_y)
-            parts.append(rows)
-            for pair, flip in ((a * u + b, False), (b * u + a, True)):
-                self.offset[pair], self.width[pair], self.flip[pair] = start, len(law), flip
-            # a pair of equal lineups: the same table either way, unflipped
-            self.flip[a * u + b] = False
-            start += len(law)
-            self.built += 1
-        self.table = np.concatenate(parts)
+            lows.append(low)
+            pmfs.append(pmf)
+        widths = np.array([len(pmf) for pmf in pmfs], dtype=np.int64)
+        starts = np.zeros(len(pmfs) + 1, dtype=np.int64)
+        np.cumsum(widths, out=starts[1:])
+        # Both legs: at most 6 sign patterns for each of 2w - 1 goal differences.
+        room = self.rows + int((6 * (2 * widths - 1)).sum())
+        if ROW * room > len(self.table):
+            grown = np.zeros(ROW * max(room, 2 * self.rows), dtype=np.int64)
+            grown[: ROW * self.rows] = self.table[: ROW * self.rows]
+            self.table = grown
+        points = self.points
+        self.rows = build_tables(
+            pairs, np.array(lows, dtype=np.int64), np.concatenate(pmfs), starts, self.lineups,
+            points.loss, points.draw, points.win, self.scale, self.pair_info, self.table,
+            self.table.view(np.float64), self.rows,
+        )
+        self.built += len(pairs)
 
     def pairs(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Lineup-pair indices of teams ``x`` against ``y`` (tables built if needed)."""
@@ -248,14 +248,15 @@ class _Sampler:
         multiples of 2**-53 below 1, and (1 - 2**-53) * w rounds below w for
         every whole w < 2**52, so the row ``k`` is always in range.
         """
-        scaled = uniform * self.width[pair]
+        info = self.pair_info[pair]
+        scaled = uniform * ((info >> 1) & MAX_WIDTH)
         k = scaled.astype(np.int64)
-        row = (self.offset[pair] + k) * ROW
+        row = ((info >> 17) + k) * ROW
         keep = scaled - k < self.table.view(np.float64)[row + PROB]
         packed = np.where(keep, self.table[row + SELF], self.table[row + ALIAS])
         high, low = packed >> 32, (packed & 0xFFFFFFFF).astype(np.uint32).astype(np.int32)
         gains = np.stack([high, low], axis=-1).astype(float)
-        flip = self.flip[pair]
+        flip = (info & 1).astype(bool)
         gains[flip] = gains[flip][:, ::-1]
         return gains
 
@@ -298,8 +299,8 @@ def _simulate_chunk(
         while start >= 0:
             start = play_stage(
                 groups, uniform, lot, _PERMUTATIONS, sampler.lineup_of, sampler.lineups,
-                sampler.offset, sampler.width, sampler.flip, sampler.table,
-                sampler.table.view(np.float64), qualifiers, start,
+                sampler.pair_info, sampler.table, sampler.table.view(np.float64), qualifiers,
+                start,
             )
             if start >= 0:  # pairs whose tables are not built yet: build, go on
                 sampler.ensure(groups[start:])
