@@ -46,21 +46,6 @@ import numpy as np
 
 from bot.rules.lineup import Lineup
 from bot.rules.match import chances, goal_probability
-from bot.rules.mc_kernel import (
-    ALIAS,
-    MAX_WIDTH,
-    PLACE_X,
-    PLACE_Y,
-    PROB,
-    ROW,
-    SELF,
-    UNBUILT,
-    both_legs,
-    build_tables,
-    missing_pairs,
-    play_stage,
-    vose,
-)
 from bot.rules.tournament import (
     DEFAULT_POINTS,
     GROUP_SIZE,
@@ -77,7 +62,16 @@ Progress = Callable[[int, int], None]
 
 _PERMUTATIONS = np.array(list(permutations(range(GROUP_SIZE))), dtype=np.int64)
 #: The six pairings of a group of four by place (each stands for both legs).
-_PAIRINGS = list(zip(PLACE_X.tolist(), PLACE_Y.tolist(), strict=True))
+_PAIRINGS = [(x, y) for x in range(GROUP_SIZE) for y in range(x + 1, GROUP_SIZE)]
+
+
+def _kernel():
+    """The compiled loops (``bot.rules.mc_kernel``), imported on first use:
+    importing this module stays as cheap as numpy, and numba (which brings
+    its own imports) loads only when a Monte Carlo runs."""
+    from bot.rules import mc_kernel
+
+    return mc_kernel
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +149,7 @@ def alias_table(pmf: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     """Vose's alias method: (prob, alias) so that with k uniform in 0..w-1 and
     u uniform in [0, 1), ``k if u < prob[k] else alias[k]`` has law ``pmf``."""
     weights = np.asarray(pmf, dtype=float)
-    prob, alias = vose(weights * (len(weights) / weights.sum()))
+    prob, alias = _kernel().vose(weights * (len(weights) / weights.sum()))
     # Leftovers (rounding) keep probability 1 of themselves.
     return prob, alias
 
@@ -171,7 +165,7 @@ def two_legs(
     independent such legs. Returns the distinct outcomes as complex numbers
     ``X's part + 1j * Y's part`` and their probabilities.
     """
-    gain_x, gain_y, probs = both_legs(
+    gain_x, gain_y, probs = _kernel().both_legs(
         low, np.asarray(pmf, dtype=float), points.loss, points.draw, points.win, scale)
     return gain_x + 1j * gain_y, probs
 
@@ -196,7 +190,7 @@ class _Sampler:
         self.scale = 2 * bound + 1
         self.teams = len(lineups)
         self.lineup_of = np.array([index[lu] for lu in lineups], dtype=np.int64)
-        self.pair_info = np.full(u * u, UNBUILT, dtype=np.int64)
+        self.pair_info = np.full(u * u, _kernel().UNBUILT, dtype=np.int64)
         self.table = np.zeros(0, dtype=np.int64)
         #: Rows of ``table`` in use.
         self.rows = 0
@@ -205,11 +199,12 @@ class _Sampler:
 
     def ensure(self, groups: np.ndarray) -> None:
         """Build the tables of every lineup pair met in ``groups`` (S, G, 4)."""
-        asked = missing_pairs(groups, self.lineup_of, self.lineups, self.pair_info)
+        asked = _kernel().missing_pairs(groups, self.lineup_of, self.lineups, self.pair_info)
         if len(asked):
             self._build(np.sort(asked))
 
     def _build(self, pairs: np.ndarray) -> None:
+        _k = _kernel()
         lows, pmfs = [], []
         for pair in pairs.tolist():
             a, b = divmod(pair, self.lineups)
@@ -221,12 +216,12 @@ class _Sampler:
         np.cumsum(widths, out=starts[1:])
         # Both legs: at most 6 sign patterns for each of 2w - 1 goal differences.
         room = self.rows + int((6 * (2 * widths - 1)).sum())
-        if ROW * room > len(self.table):
-            grown = np.zeros(ROW * max(room, 2 * self.rows), dtype=np.int64)
-            grown[: ROW * self.rows] = self.table[: ROW * self.rows]
+        if _k.ROW * room > len(self.table):
+            grown = np.zeros(_k.ROW * max(room, 2 * self.rows), dtype=np.int64)
+            grown[: _k.ROW * self.rows] = self.table[: _k.ROW * self.rows]
             self.table = grown
         points = self.points
-        self.rows = build_tables(
+        self.rows = _k.build_tables(
             pairs, np.array(lows, dtype=np.int64), np.concatenate(pmfs), starts, self.lineups,
             points.loss, points.draw, points.win, self.scale, self.pair_info, self.table,
             self.table.view(np.float64), self.rows,
@@ -248,12 +243,13 @@ class _Sampler:
         multiples of 2**-53 below 1, and (1 - 2**-53) * w rounds below w for
         every whole w < 2**52, so the row ``k`` is always in range.
         """
+        _k = _kernel()
         info = self.pair_info[pair]
-        scaled = uniform * ((info >> 1) & MAX_WIDTH)
+        scaled = uniform * ((info >> 1) & _k.MAX_WIDTH)
         k = scaled.astype(np.int64)
-        row = ((info >> 17) + k) * ROW
-        keep = scaled - k < self.table.view(np.float64)[row + PROB]
-        packed = np.where(keep, self.table[row + SELF], self.table[row + ALIAS])
+        row = ((info >> 17) + k) * _k.ROW
+        keep = scaled - k < self.table.view(np.float64)[row + _k.PROB]
+        packed = np.where(keep, self.table[row + _k.SELF], self.table[row + _k.ALIAS])
         high, low = packed >> 32, (packed & 0xFFFFFFFF).astype(np.uint32).astype(np.int32)
         gains = np.stack([high, low], axis=-1).astype(float)
         flip = (info & 1).astype(bool)
@@ -297,7 +293,7 @@ def _simulate_chunk(
         qualifiers = np.empty((s, QUALIFIERS * g), dtype=np.int64)
         start = 0
         while start >= 0:
-            start = play_stage(
+            start = _kernel().play_stage(
                 groups, uniform, lot, _PERMUTATIONS, sampler.lineup_of, sampler.lineups,
                 sampler.pair_info, sampler.table, sampler.table.view(np.float64), qualifiers,
                 start,
