@@ -255,16 +255,35 @@ def both_legs(low, pmf, loss, draw, win, scale):  # pragma: no cover - compiled
             lx[i], ly[i] = loss * scale + d, win * scale - d
     y_low = 2 * ly.min()
     y_span = 2 * ly.max() - y_low + 1
-    code = np.empty(w * w, dtype=np.int64)
+    # A pair of legs (i, j) lands in cell (sign pattern, i + j); cells with
+    # equal (X, Y) are one outcome. Sorting the few cells' codes instead of
+    # all w * w pairs gives the same distinct outcomes in the same order.
+    sign = np.empty(w, dtype=np.int64)
+    for i in range(w):
+        sign[i] = 2 if low + i > 0 else (1 if low + i == 0 else 0)
+    sums = 2 * w - 1
+    cell_code = np.zeros(9 * sums, dtype=np.int64)
+    met = np.zeros(9 * sums, dtype=np.bool_)
+    hit = 0
     for i in range(w):
         for j in range(w):
-            code[i * w + j] = (lx[i] + lx[j]) * y_span + (ly[i] + ly[j] - y_low)
-    distinct = np.unique(code)
-    where = np.searchsorted(distinct, code)
+            cell = (3 * sign[i] + sign[j]) * sums + i + j
+            if not met[cell]:
+                met[cell] = True
+                cell_code[cell] = (lx[i] + lx[j]) * y_span + (ly[i] + ly[j] - y_low)
+                hit += 1
+    codes = np.empty(hit, dtype=np.int64)
+    hit = 0
+    for cell in range(9 * sums):
+        if met[cell]:
+            codes[hit] = cell_code[cell]
+            hit += 1
+    distinct = np.unique(codes)
+    cell_bin = np.searchsorted(distinct, cell_code)
     probs = np.zeros(distinct.shape[0])
     for i in range(w):
         for j in range(w):
-            probs[where[i * w + j]] += pmf[i] * pmf[j]
+            probs[cell_bin[(3 * sign[i] + sign[j]) * sums + i + j]] += pmf[i] * pmf[j]
     return distinct // y_span, distinct % y_span + y_low, probs
 
 

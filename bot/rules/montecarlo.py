@@ -196,6 +196,10 @@ class _Sampler:
         self.rows = 0
         #: Unordered pairs of lineups whose law was built.
         self.built = 0
+        #: ``chances[a][b]`` of lineup a against b, and each lineup's goal
+        #: probability against it (made when the first tables are built).
+        self.chances: list[list[int]] | None = None
+        self.goal: list[Fraction] = []
 
     def ensure(self, groups: np.ndarray) -> None:
         """Build the tables of every lineup pair met in ``groups`` (S, G, 4)."""
@@ -205,12 +209,17 @@ class _Sampler:
 
     def _build(self, pairs: np.ndarray) -> None:
         _k = _kernel()
+        if self.chances is None:
+            self.chances = _chance_matrix(self.distinct).tolist()
+            self.goal = [goal_probability(lu) for lu in self.distinct]
+        chances, goal, convolve = self.chances, self.goal, np.convolve
         lows, pmfs = [], []
         for pair in pairs.tolist():
             a, b = divmod(pair, self.lineups)
-            low, pmf = goal_difference_distribution(self.distinct[a], self.distinct[b])
-            lows.append(low)
-            pmfs.append(pmf)
+            cx, cy = chances[a][b], chances[b][a]
+            # goal_difference_distribution(distinct[a], distinct[b]), in short
+            lows.append(-cy)
+            pmfs.append(convolve(_binomial_pmf(cx, goal[b]), _binomial_pmf(cy, goal[a])[::-1]))
         widths = np.array([len(pmf) for pmf in pmfs], dtype=np.int64)
         starts = np.zeros(len(pmfs) + 1, dtype=np.int64)
         np.cumsum(widths, out=starts[1:])
@@ -257,18 +266,19 @@ class _Sampler:
         return gains
 
 
+def _chance_matrix(distinct: Sequence[Lineup]) -> np.ndarray:
+    """``chances(x, y)`` for every pair of these lineups (the whole-number
+    rounding of ``bot.rules.match.chances``)."""
+    s, m, v, a = (np.array([getattr(lu, f) for lu in distinct], dtype=np.int64) for f in "smva")
+    attack = np.maximum(s[:, None] - (a + v)[None, :], 0)
+    midfield = np.maximum(m[:, None] - m[None, :], 0)
+    defence = np.maximum(v[:, None] - s[None, :], 0)
+    return attack + (midfield + 1) // 2 + (defence + 2) // 4
+
+
 def _max_chances(distinct: Sequence[Lineup]) -> int:
     """The most chances both sides of any pair of these lineups have together."""
-    t, a, v, m, s = (np.array([getattr(lu, f) for lu in distinct]) for f in "tavms")
-    del t
-
-    def chances(xs: np.ndarray, xm: np.ndarray, xv: np.ndarray) -> np.ndarray:
-        attack = np.maximum(xs[:, None] - (a + v)[None, :], 0)
-        midfield = np.maximum(xm[:, None] - m[None, :], 0)
-        defence = np.maximum(xv[:, None] - s[None, :], 0)
-        return attack + (midfield + 1) // 2 + (defence + 2) // 4
-
-    both = chances(s, m, v)
+    both = _chance_matrix(distinct)
     return int((both + both.T).max())
 
 

@@ -9,7 +9,7 @@ from itertools import permutations
 
 import numpy as np
 
-from bot.rules.montecarlo import alias_table, goal_difference_distribution, two_legs
+from bot.rules.montecarlo import goal_difference_distribution
 from bot.rules.tournament import DEFAULT_POINTS
 
 PERMUTATIONS = np.array(list(permutations(range(4))), dtype=np.int64)
@@ -100,3 +100,33 @@ def counts(lineups, first_groups, simulations, seed, points=DEFAULT_POINTS, chun
         total += np.bincount(qualifiers.ravel(), minlength=len(names))
         done += size
     return {n: int(c) for n, c in zip(names, total, strict=True)}
+
+
+def two_legs(low, pmf, points, scale):
+    """Both legs' law as numpy computed it: ``np.unique`` over all pairs of
+    leg outcomes, ``np.bincount`` of their probabilities."""
+    diff = np.arange(low, low + len(pmf))
+    by_result = np.array([points.loss, points.draw, points.win], dtype=float)
+    leg = (by_result[np.sign(diff) + 1] * scale + diff) + 1j * (
+        by_result[1 - np.sign(diff)] * scale - diff
+    )
+    values, inverse = np.unique((leg[:, None] + leg[None, :]).ravel(), return_inverse=True)
+    probs = np.bincount(inverse.ravel(), weights=np.outer(pmf, pmf).ravel(),
+                        minlength=len(values))
+    return values, probs
+
+
+def alias_table(pmf):
+    """Vose's alias method with Python lists, as numpy's engine built it."""
+    weights = np.asarray(pmf, dtype=float)
+    w = len(weights)
+    scaled = (weights * (w / weights.sum())).tolist()
+    prob, alias = [1.0] * w, list(range(w))
+    small = [i for i, q in enumerate(scaled) if q < 1.0]
+    large = [i for i, q in enumerate(scaled) if q >= 1.0]
+    while small and large:
+        s, g = small.pop(), large.pop()
+        prob[s], alias[s] = scaled[s], g
+        scaled[g] += scaled[s] - 1.0
+        (small if scaled[g] < 1.0 else large).append(g)
+    return np.array(prob), np.array(alias, dtype=np.int64)

@@ -26,7 +26,9 @@ from bot.rules.montecarlo import (
 from bot.rules.tournament import Entrant, Points, play_tournament
 
 from .fields import random_field
+from .legacy_montecarlo import alias_table as legacy_alias_table
 from .legacy_montecarlo import counts as legacy_counts
+from .legacy_montecarlo import two_legs as legacy_two_legs
 
 
 def implied(prob: np.ndarray, alias: np.ndarray) -> np.ndarray:
@@ -303,3 +305,21 @@ def test_tables_are_built_only_for_pairs_that_meet():
     rng = np.random.default_rng(1)
     _simulate_chunk(first, 50, sampler, rng)
     assert len(first_pairs) < sampler.built < every / 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 60), st.data(),
+       st.sampled_from([Points(), Points(2, 1, 0), Points(1, 1, 0), Points(3, 3, 3)]))
+def test_two_legs_equals_the_numpy_formulation_bit_for_bit(width, data, points):
+    low = -data.draw(st.integers(0, width - 1))
+    weights = data.draw(st.lists(st.floats(0, 1, allow_nan=False), min_size=width,
+                                 max_size=width))
+    pmf = np.array(weights) / sum(weights) if sum(weights) > 0 else np.full(width, 1 / width)
+    scale = 12 * width + 1
+    values, probs = two_legs(low, pmf, points, scale)
+    expected_values, expected_probs = legacy_two_legs(low, pmf, points, scale)
+    assert np.array_equal(values, expected_values)
+    assert np.array_equal(probs, expected_probs)
+    prob, alias = alias_table(probs)
+    expected_prob, expected_alias = legacy_alias_table(probs)
+    assert np.array_equal(prob, expected_prob) and np.array_equal(alias, expected_alias)
