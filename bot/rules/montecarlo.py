@@ -200,6 +200,8 @@ class _Sampler:
         #: probability against it (made when the first tables are built).
         self.chances: list[list[int]] | None = None
         self.goal: list[Fraction] = []
+        #: Goal distributions by (chances, defending lineup).
+        self.goals: dict[tuple[int, int], np.ndarray] = {}
 
     def ensure(self, groups: np.ndarray) -> None:
         """Build the tables of every lineup pair met in ``groups`` (S, G, 4)."""
@@ -212,14 +214,20 @@ class _Sampler:
         if self.chances is None:
             self.chances = _chance_matrix(self.distinct).tolist()
             self.goal = [goal_probability(lu) for lu in self.distinct]
-        chances, goal, convolve = self.chances, self.goal, np.convolve
+        chances, goal, convolve, goals = self.chances, self.goal, np.convolve, self.goals
         lows, pmfs = [], []
         for pair in pairs.tolist():
             a, b = divmod(pair, self.lineups)
             cx, cy = chances[a][b], chances[b][a]
             # goal_difference_distribution(distinct[a], distinct[b]), in short
+            gx = goals.get((cx, b))
+            if gx is None:
+                gx = goals[cx, b] = _binomial_pmf(cx, goal[b])
+            gy = goals.get((cy, a))
+            if gy is None:
+                gy = goals[cy, a] = _binomial_pmf(cy, goal[a])
             lows.append(-cy)
-            pmfs.append(convolve(_binomial_pmf(cx, goal[b]), _binomial_pmf(cy, goal[a])[::-1]))
+            pmfs.append(convolve(gx, gy[::-1]))
         widths = np.array([len(pmf) for pmf in pmfs], dtype=np.int64)
         starts = np.zeros(len(pmfs) + 1, dtype=np.int64)
         np.cumsum(widths, out=starts[1:])
