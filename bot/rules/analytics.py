@@ -99,7 +99,6 @@ def _weights(n: int, w: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return weights, tuple(below)
 
 
-@lru_cache(maxsize=262144)
 def _win_draw(cx: int, wx: int, cy: int, wy: int) -> tuple[int, int]:
     """X's win and draw probability over 210**(cx + cy) when X has ``cx``
     chances worth ``wx``/210 each and Y ``cy`` worth ``wy``/210."""
@@ -111,35 +110,11 @@ def _win_draw(cx: int, wx: int, cy: int, wy: int) -> tuple[int, int]:
     return win, sum(map(mul, x, y))
 
 
-class _Sums:
-    """Exact sums of probabilities over 210**e, kept per exponent e (plain
-    integer additions), brought to one fraction at the end."""
-
-    __slots__ = ("by_exponent",)
-
-    def __init__(self) -> None:
-        self.by_exponent: dict[int, list[int]] = {}
-
-    def add(self, exponent: int, win: int, draw: int, loss: int) -> None:
-        found = self.by_exponent.get(exponent)
-        if found is None:
-            self.by_exponent[exponent] = [win, draw, loss]
-        else:
-            found[0] += win
-            found[1] += draw
-            found[2] += loss
-
-    def fractions(self) -> tuple[Fraction, Fraction, Fraction]:
-        if not self.by_exponent:
-            return Fraction(0), Fraction(0), Fraction(0)
-        top = max(self.by_exponent)
-        totals = [0, 0, 0]
-        for exponent, parts in self.by_exponent.items():
-            scale = _BASE ** (top - exponent)
-            for i in range(3):
-                totals[i] += parts[i] * scale
-        denominator = _BASE**top
-        return tuple(Fraction(t, denominator) for t in totals)  # type: ignore[return-value]
+def _fractions(sums: list[int], exponents: int) -> Fraction:
+    """``sums[e]`` are numerators over 210**e; their exact total."""
+    top = max((e for e in range(exponents) if sums[e]), default=0)
+    total = sum(sums[e] * _BASE ** (top - e) for e in range(top + 1) if sums[e])
+    return Fraction(total, _BASE**top)
 
 
 def _chances(lineups: list[Lineup]) -> np.ndarray:
@@ -170,34 +145,62 @@ def expectation_table(
     count = [0] * len(distinct)
     for lineup in lineups.values():
         count[index[lineup]] += 1
-    cx = _chances(distinct).tolist()
+    matrix = _chances(distinct)
+    cx, cx_back = matrix.tolist(), matrix.T.tolist()
     worth = [(SWEEPER_DIE - lu.a) * (KEEPER_DIE - lu.t) for lu in distinct]
-    sums = [_Sums() for _ in distinct]
-    goals = [[0, 0] for _ in distinct]  # for, against: in 210ths, one game per opponent
+    exponents = int((matrix + matrix.T).max()) + 1
+    powers = [_BASE**e for e in range(exponents)]
+    # numerators over 210**e of the won, drawn and lost games, by exponent e
+    won_by = [[0] * exponents for _ in distinct]
+    drawn_by = [[0] * exponents for _ in distinct]
+    lost_by = [[0] * exponents for _ in distinct]
+    known: dict[tuple[int, int, int, int], tuple[int, int]] = {}
     for i in range(len(distinct)):
-        row_i, sums_i, worth_i = cx[i], sums[i], worth[i]
+        row_i, back_i, worth_i, count_i = cx[i], cx_back[i], worth[i], count[i]
+        won_i, drawn_i, lost_i = won_by[i], drawn_by[i], lost_by[i]
         for j in range(i, len(distinct)):
             # teams of lineup j that a team of lineup i meets (itself excluded)
-            times_ij = count[j] - (i == j)
-            if not times_ij:
+            times = count[j] - (i == j)
+            if not times:
                 continue
-            c_ij, c_ji = row_i[j], cx[j][i]
-            win, draw = _win_draw(c_ij, worth[j], c_ji, worth_i)
-            exponent = c_ij + c_ji
-            loss = _BASE**exponent - win - draw
-            sums_i.add(exponent, times_ij * win, times_ij * draw, times_ij * loss)
-            goals[i][0] += times_ij * c_ij * worth[j]
-            goals[i][1] += times_ij * c_ji * worth_i
+            c_ij, c_ji = row_i[j], back_i[j]
+            key = (c_ij, worth[j], c_ji, worth_i)
+            found = known.get(key)
+            if found is None:
+                found = known[key] = _win_draw(*key)
+            win, draw = found
+            e = c_ij + c_ji
+            loss = powers[e] - win - draw
+            if times == 1:
+                won_i[e] += win
+                drawn_i[e] += draw
+                lost_i[e] += loss
+            else:
+                won_i[e] += times * win
+                drawn_i[e] += times * draw
+                lost_i[e] += times * loss
             if i != j:
-                times_ji = count[i]
-                sums[j].add(exponent, times_ji * loss, times_ji * draw, times_ji * win)
-                goals[j][0] += times_ji * c_ji * worth_i
-                goals[j][1] += times_ji * c_ij * worth[j]
+                if count_i == 1:
+                    won_by[j][e] += loss
+                    drawn_by[j][e] += draw
+                    lost_by[j][e] += win
+                else:
+                    won_by[j][e] += count_i * loss
+                    drawn_by[j][e] += count_i * draw
+                    lost_by[j][e] += count_i * win
+    # Expected goals per game: chances * worth / 210, summed in whole 210ths.
+    opponents = np.array(count, dtype=np.int64)
+    weight = np.array(worth, dtype=np.int64)
+    own = np.diagonal(matrix) * weight
+    goals_for = (matrix * weight[None, :]) @ opponents - own
+    goals_against = (matrix.T * weight[:, None]) @ opponents - own
     per_lineup = []
     for k in range(len(distinct)):
-        won, drawn, lost = (GAMES_PER_PAIR * f for f in sums[k].fractions())
-        goals_for, goals_against = (Fraction(GAMES_PER_PAIR * g, _BASE) for g in goals[k])
-        per_lineup.append((won, drawn, lost, goals_for, goals_against,
+        won, drawn, lost = (GAMES_PER_PAIR * _fractions(by[k], exponents)
+                            for by in (won_by, drawn_by, lost_by))
+        scored, conceded = (Fraction(GAMES_PER_PAIR * int(g[k]), _BASE)
+                            for g in (goals_for, goals_against))
+        per_lineup.append((won, drawn, lost, scored, conceded,
                            won * points.win + drawn * points.draw + lost * points.loss))
     games = GAMES_PER_PAIR * (len(lineups) - 1)
     rows = []
