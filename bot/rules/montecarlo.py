@@ -1,4 +1,5 @@
-"""Monte Carlo of the semi-final probability (RULES.md §8), vectorised with numpy.
+"""Monte Carlo of the semi-final probability (RULES.md §8): numpy draws,
+compiled loops (``bot.rules.mc_kernel``, numba).
 
 Given the actual lineups and the actual first group draw, the group stages
 are re-played many times (all games and every later draw re-simulated) and
@@ -10,26 +11,30 @@ How it is fast (and still the same rules):
 * A group table needs only points and goal difference, so a game needs only
   the goal difference ``D = goals(X) - goals(Y)``. Its exact distribution is
   the convolution of the two binomial goal distributions (RULES.md §3),
-  precomputed once per pair of distinct lineups (GM teams share lineups).
+  computed once per pair of distinct lineups (GM teams share lineups), and
+  only for pairs that meet: the first stage's pairs up front, later ones
+  when a simulation first brings them together (in batches).
 * The engine knows no home and away, so the two legs of a pair are two
   independent games with the same law: their *sum* (points of each side and
-  goal difference over both legs) is precomputed exactly as well, and one
-  draw settles both legs. A group of four takes six draws, not twelve.
+  goal difference over both legs) is computed exactly as well, and one draw
+  settles both legs. A group of four takes six draws, not twelve.
 * Each distribution gets a Walker/Vose alias table; one uniform number then
-  gives a pairing's outcome in O(1) with two array look-ups, for a whole
-  chunk of simulations at once. The other orientation of a pair uses the
-  same table with the two sides swapped.
-* Tables are vectorised: each team's key (points and goal difference) is a
-  small matrix product over the six pairings of its group; the lot among
+  gives a pairing's outcome in O(1). The other orientation of a pair uses
+  the same table with the two sides swapped.
+* A compiled loop plays a stage for a whole chunk: each team's key (points
+  and goal difference) from the six pairings of its group; the lot among
   level teams is a uniformly drawn permutation of the four places (one of
   24), so equal teams are ordered uniformly at random, exactly like the
-  tournament's lot.
+  tournament's lot; the two best advance.
 * Later draws are ``Generator.permuted`` rows of the qualifiers.
 * Work is chunked (``chunk_size`` simulations at a time) so memory stays flat.
 
 The generator is ``numpy.random.default_rng(seed)``; the result depends on
-the seed and the chunk size only. ``literal_semi_final_probability`` is the
-plain reference: the same tournament code, dice by dice, in pure Python.
+the seed and the chunk size only, and is the same, number for number, as
+the numpy formulation of these steps gave before the loops were compiled
+(``tests/tournament/legacy_montecarlo.py``): stored reports replay equal.
+``literal_semi_final_probability`` is the plain reference: the same
+tournament code, dice by dice, in pure Python.
 """
 
 from __future__ import annotations
