@@ -116,8 +116,8 @@ def main() -> None:
         semi_final_probability,
     )
     _, first_call = cpu(lambda: semi_final_probability(lineups, groups, 0, seed=1))
-    print(f"once per process: import {loading:.2f} s + loading the compiled loops "
-          f"{first_call:.2f} s CPU")
+    print(f"once per process: importing the module {loading:.2f} s + importing numba and "
+          f"loading the compiled loops from its cache {first_call:.2f} s CPU")
     if not args.skip_compile:
         print(f"once per installation (empty numba cache): {cold_compile():.1f} s CPU "
               "for a fresh process compiling the loops")
