@@ -205,6 +205,9 @@ class _Sampler:
         #: probability against it (made when the first tables are built).
         self.chances: list[list[int]] | None = None
         self.goal: list[Fraction] = []
+        #: The lower lineup pair first built with each law (chances and goal
+        #: probability of both sides), or ``-1 - pair`` while being built.
+        self.laws: dict[tuple[int, Fraction, int, Fraction], int] = {}
         #: Goal distributions by (chances, defending lineup).
         self.goals: dict[tuple[int, int], np.ndarray] = {}
 
@@ -220,10 +223,20 @@ class _Sampler:
             self.chances = _chance_matrix(self.distinct).tolist()
             self.goal = [goal_probability(lu) for lu in self.distinct]
         chances, goal, convolve, goals = self.chances, self.goal, np.convolve, self.goals
+        # A pair's law depends only on both sides' chances and goal
+        # probabilities: pairs that agree share one table (the same bits).
+        laws, shared, fresh, copies = self.laws, [], [], []
         lows, pmfs = [], []
         for pair in pairs.tolist():
             a, b = divmod(pair, self.lineups)
             cx, cy = chances[a][b], chances[b][a]
+            key = (cx, goal[b], cy, goal[a])
+            first = laws.get(key)
+            if first is not None:
+                (shared if first >= 0 else copies).append((pair, first))
+                continue
+            laws[key] = -1 - pair  # built in this batch, by this pair
+            fresh.append(pair)
             # goal_difference_distribution(distinct[a], distinct[b]), in short
             gx = goals.get((cx, b))
             if gx is None:
@@ -233,6 +246,11 @@ class _Sampler:
                 gy = goals[cy, a] = _binomial_pmf(cy, goal[a])
             lows.append(-cy)
             pmfs.append(convolve(gx, gy[::-1]))
+        self._share(shared)
+        if not fresh:
+            self.built += len(pairs)
+            return
+        pairs = np.array(fresh, dtype=np.int64)
         widths = np.array([len(pmf) for pmf in pmfs], dtype=np.int64)
         starts = np.zeros(len(pmfs) + 1, dtype=np.int64)
         np.cumsum(widths, out=starts[1:])
@@ -248,7 +266,21 @@ class _Sampler:
             points.loss, points.draw, points.win, self.scale, self.pair_info, self.table,
             self.table.view(np.float64), self.rows,
         )
-        self.built += len(pairs)
+        for pair in fresh:
+            a, b = divmod(pair, self.lineups)
+            laws[(chances[a][b], goal[b], chances[b][a], goal[a])] = pair
+        self._share([(pair, -1 - first) for pair, first in copies])
+        self.built += len(fresh) + len(shared) + len(copies)
+
+    def _share(self, shared: list[tuple[int, int]]) -> None:
+        """Point each (pair, built pair with the same law) at the built table."""
+        if not shared:
+            return
+        pair, first = np.array(shared, dtype=np.int64).T
+        a, b = np.divmod(pair, self.lineups)
+        info = self.pair_info[first] & ~np.int64(1)
+        self.pair_info[pair] = info
+        self.pair_info[b * self.lineups + a] = np.where(a != b, info | 1, info)
 
     def pairs(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Lineup-pair indices of teams ``x`` against ``y`` (tables built if needed)."""

@@ -323,3 +323,33 @@ def test_two_legs_equals_the_numpy_formulation_bit_for_bit(width, data, points):
     prob, alias = alias_table(probs)
     expected_prob, expected_alias = legacy_alias_table(probs)
     assert np.array_equal(prob, expected_prob) and np.array_equal(alias, expected_alias)
+
+
+def test_pairs_with_the_same_law_share_one_table():
+    """Lineup pairs whose sides have the same chances and goal probabilities
+    read the same rows (built once), and every built pair's rows are its law."""
+    result = play_tournament(random_field(400, seed=7), random.Random(7))
+    lineups = result.lineups
+    sampler = _Sampler(list(lineups.values()), Points())
+    _simulate_chunk(np.array([[list(lineups).index(n) for n in g] for g in result.first_groups]),
+                    200, sampler, np.random.default_rng(7))
+    info = sampler.pair_info
+    built = np.flatnonzero(info >= 0)
+    a, b = np.divmod(built, sampler.lineups)
+    lower = built[a <= b]
+    by_law: dict[tuple, set[int]] = {}
+    for pair in lower.tolist():
+        x, y = divmod(pair, sampler.lineups)
+        key = (sampler.chances[x][y], sampler.goal[y], sampler.chances[y][x], sampler.goal[x])
+        by_law.setdefault(key, set()).add(int(info[pair]))
+    assert all(len(infos) == 1 for infos in by_law.values())
+    assert len(by_law) < len(lower)  # some pairs do share
+    widths = sum(((next(iter(i)) >> 1) & 0xFFFF) for i in by_law.values())
+    assert sampler.rows == widths
+    for pair in lower[:300].tolist():
+        x, y = divmod(pair, sampler.lineups)
+        u = np.random.default_rng(pair).random(50)
+        got = sampler.sample(np.full(50, pair), u)
+        if x != y:
+            back = sampler.sample(np.full(50, y * sampler.lineups + x), u)
+            assert np.array_equal(back, got[:, ::-1])
