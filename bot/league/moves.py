@@ -48,7 +48,6 @@ from bot.league.outcome import ManagerInfo, MoveOutcome, Notice, TeamState
 from bot.league.passwords import generate_password, hash_password, verify_password
 from bot.league.settings import LeagueSettings
 from bot.rules.corrections import correct
-from bot.rules.tournament import GM_PREFIX
 from bot.rules.requests import (
     AskHelp,
     AskStatus,
@@ -62,6 +61,7 @@ from bot.rules.requests import (
     SetShortName,
     Withdraw,
 )
+from bot.rules.tournament import GM_PREFIX
 from bot.rules.wp import budget
 from bot.storage import managers as manager_rows
 from bot.storage import moves as move_rows
