@@ -210,6 +210,7 @@ def test_match_wp_once_for_both_or_twice_for_x_and_y(capsys):
     assert each["budget"] == [80, 100] and each["as_typed"] == [False, True]
     code, out, _ = run(capsys, "match", "10-10-15-15-20", "10-10-15-15-20", "--wp", "80",
                        "--wp", "100", "--lang", "en")
+    assert code == 0
     assert "X would not play as typed: 10-10-15-15-20 becomes" in out
     assert "Y plays as typed (budget 100 WP)." in out
     assert_one_line_error(*run(capsys, "match", "10-10-15-15-20", "10-10-15-15-20",
