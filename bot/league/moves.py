@@ -506,6 +506,13 @@ def submit_moves(
             mail.manager, is_new = None, False
         elif mail.manager is not None:
             mail.manager = manager_rows.manager_by_id(conn, mail.manager.id)
+        # A team registered by this very mail was rolled back with it: an
+        # error must not list it among the manager's teams.
+        stored = [t.name for t in mail.own_teams()] if mail.manager is not None else []
+        mail.errors = [
+            Notice(e.code, {**e.params, "own_teams": stored}) if e.code == oc.UNKNOWN_TEAM else e
+            for e in mail.errors
+        ]
 
     if accepted and mail.manager is not None and moves.language_known:
         # Newsletters and reminders follow the language of the latest accepted

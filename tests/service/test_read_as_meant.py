@@ -205,3 +205,47 @@ def test_a_withdrawn_new_registration_frees_its_name(game: Game) -> None:
     [(_, taken_over)] = replies(game)
     assert "FEHLER" not in taken_over
     assert teams(game) == [("Wanderer", "Wanderer", "10-10-15-15-20")]
+
+
+def test_a_rejected_mail_never_lists_a_team_it_did_not_store(game: Game) -> None:
+    """The issue's case: a team registered in a rejected mail was rolled back,
+    so the error must not say "Deine Teams: FC Wanderer Altona"."""
+    body = "Neues Team: FC Wanderer Altona / Wanderer\nTeam: Wandrer Altona\n10-10-15-15-20\n"
+    game.send(game.mail("lena@player.example", body))
+    [(_, text)] = replies(game)
+    flat = folded(text)
+    assert "Ein Team „Wandrer Altona“ gibt es nicht." in flat
+    assert "Deine Teams" not in flat and teams(game) == []
+    assert "„Neues Team: Wandrer Altona / Kurzname“" in flat
+
+
+# -- more mails as players write them, each with its reading ------------------------------
+
+CASES = [
+    # (body, stored lineups, phrases the reply must contain, phrases it must not)
+    ("Neus Team: Kiez Kicker / Kiez\nAufstellung 10-10-15-15-20",
+     [("Kiez Kicker", "Kiez", "10-10-15-15-20")],
+     ["„Neus Team“ als „Neues Team“ gelesen"], ["nicht verstanden"]),
+    ("Neues Team: Kiez Kicker / Kiez\nAufstellung: 10-10-15-15-20 # wie immer\n\nMfG\nOle",
+     [("Kiez Kicker", "Kiez", "10-10-15-15-20")],
+     ["Kommentar übergangen: # wie immer"], ["nicht verstanden", "MfG"]),
+    ("Neues Team: Kiez Kicker / Kiez\nAufstellung: 10-10-15-15-20\n\nGruß\nOle\nHamburg",
+     [("Kiez Kicker", "Kiez", "10-10-15-15-20")], [], ["nicht verstanden", "Hamburg"]),
+    ("New team: Dock Rovers / Rovers\nLineup: 10-10-15-15-20\n\nCheers,\nOle",
+     [("Dock Rovers", "Rovers", "10-10-15-15-20")], [], ["not understand", "Cheers"]),
+    ("Neues Team: Kiez Kicker / Kiez\nAufstellung: 10-10-15-15 (diesmal offensiv)",
+     [], ["Zeile 2:", "4 Zahlen statt fünf", "nichts gespeichert"], []),
+]
+
+
+@pytest.mark.parametrize(("body", "stored", "present", "absent"), CASES)
+def test_mails_as_players_write_them(game: Game, body, stored, present, absent) -> None:
+    game.send(game.mail("Ole <ole@player.example>", body))
+    assert teams(game) == stored
+    [(_, text)] = replies(game)
+    flat = folded(text)
+    assert "Hallo Ole," in flat or "Hello Ole," in flat
+    for phrase in present:
+        assert phrase in flat, (phrase, flat)
+    for phrase in absent:
+        assert phrase not in flat, (phrase, flat)
