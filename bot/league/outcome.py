@@ -155,8 +155,9 @@ CODES: dict[Code, str] = {
     LINE_ERROR: "A line could not be read (e.g. an invalid lineup). params: line, "
     "line_number, reason, example, kind (unreadable|too_long), part (the exact part not "
     "read, or None), suggestion (the player's numbers in the right form, or None), limit.",
-    NAME_TAKEN: "A team with this name (ignoring case and spaces) exists or existed; names "
-    "are unique forever. params: name, line.",
+    NAME_TAKEN: "A team with this name (ignoring case and spaces) exists or existed; a team "
+    "that played keeps its name forever (only a registration withdrawn before it ever "
+    "played frees it, RULES.md §7). params: name, line.",
     NAME_RESERVED: "Team names must not start with 'GM ' (reserved for the GM teams). "
     "params: name, line.",
     NAME_GM_LOOK_ALIKE: "The name reads like a GM team ('GM' and a lineup in another "
