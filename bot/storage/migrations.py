@@ -204,6 +204,22 @@ ALTER TABLE outbox ADD COLUMN failed_at TEXT;
 UPDATE outbox SET failed_at = next_attempt_at WHERE state = 'failed';
 """
 
+#: Auditable lots and the game master's console (RULES.md §4, §9): the seed
+#: committed when a round opens (kept by round number, so a rollback that
+#: removes the next open round keeps its published commitment), how often a
+#: round's evaluation was rolled back and corrected, and banned managers.
+#: Old rounds keep ``rounds.seed`` as they were; they have no commitment row.
+CONSOLE_V4 = """
+CREATE TABLE round_seeds (
+    round        INTEGER PRIMARY KEY,
+    seed         INTEGER NOT NULL CHECK (seed >= 0),
+    committed_at TEXT NOT NULL
+);
+ALTER TABLE rounds ADD COLUMN corrects INTEGER NOT NULL DEFAULT 0 CHECK (corrects >= 0);
+ALTER TABLE managers ADD COLUMN banned_at TEXT;
+"""
+
+
 def _without_format_characters(text: str) -> str:
     """``text`` without Unicode format characters (category Cf), inner
     whitespace folded: how names are stored since issue 11 (a frozen copy of
@@ -213,7 +229,7 @@ def _without_format_characters(text: str) -> str:
     return " ".join("".join(c for c in text if unicodedata.category(c) != "Cf").split())
 
 
-def _name_key_v4(text: str) -> str:
+def _name_key_v5(text: str) -> str:
     """The uniqueness key as ``bot.league.names.name_key`` computes it (frozen)."""
     def fold(value: str) -> str:
         value = unicodedata.normalize("NFKC", value)
@@ -227,7 +243,7 @@ def _has_format_character(text: str | None) -> bool:
     return any(unicodedata.category(c) == "Cf" for c in text)
 
 
-def clean_stored_names_v4(conn: sqlite3.Connection) -> None:
+def clean_stored_names_v5(conn: sqlite3.Connection) -> None:
     """Team names, short names and manager names stored before issue 11 with
     format characters (zero-width spaces and joiners, bidi controls, soft
     hyphens) lose them, and the team's key follows. Rows without such a
@@ -240,7 +256,7 @@ def clean_stored_names_v4(conn: sqlite3.Connection) -> None:
             continue
         new_name = _without_format_characters(name) or name
         new_short = _without_format_characters(short_name) or short_name
-        new_key = _name_key_v4(new_name)
+        new_key = _name_key_v5(new_name)
         clash = conn.execute(
             "SELECT 1 FROM teams WHERE name_key = ? AND id != ?", (new_key, team_id)
         ).fetchone()
@@ -261,12 +277,12 @@ def clean_stored_names_v4(conn: sqlite3.Connection) -> None:
                 (_without_format_characters(display_name) or None, manager_id),
             )
 
-
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
     Migration(2, "language of each manager", MANAGER_LANGUAGE_V2),
     Migration(3, "when an outgoing mail failed for good", OUTBOX_FAILED_AT_V3),
-    Migration(4, "names without format characters", clean_stored_names_v4),
+    Migration(4, "committed seeds, corrected rounds, banned managers", CONSOLE_V4),
+    Migration(5, "names without format characters", clean_stored_names_v5),
 )
 
 _LEDGER = """

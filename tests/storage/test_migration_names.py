@@ -1,4 +1,4 @@
-"""Migration 4: names stored before issue 11 with format characters are
+"""Migration 5: names stored before issue 11 with format characters are
 cleaned; every other name, its key and the league's state stay as they were."""
 
 from __future__ import annotations
