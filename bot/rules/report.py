@@ -522,11 +522,11 @@ def _read_group(node: object, where: str) -> Group:
     rows = []
     for i, row in enumerate(_list(node, "table", where, "the group table")):
         rw = f"{where}['table'][{i}]"
-        counts = [_int(row, k, rw) for k in (
+        counts = {k: _int(row, k, rw) for k in (
             "played", "won", "drawn", "lost", "goals_for", "goals_against", "points",
-        )]
+        )}
         rows.append(TableRow(
-            _text(row, "team", rw), *counts,
+            team=_text(row, "team", rw), **counts,
             qualified=_flag(row, "qualified", rw), by_lot=_flag(row, "by_lot", rw),
         ))
     teams = _list(node, "teams", where, "the names of the drawn teams")
