@@ -17,12 +17,14 @@ def player_mail(
     when: datetime,
     subject: str = "Aufstellung",
     crlf: bool = False,
+    subtype: str = "plain",
     **headers: str,
 ) -> bytes:
     """A plain-text mail from ``sender`` to ``to`` sent at ``when``, with a fresh
     Message-ID. ``headers`` add more (``In_Reply_To=...`` -> ``In-Reply-To``);
     ``crlf`` gives the wire form with CRLF line ends (as IMAP hands mail out),
-    otherwise ``\\n`` (as a Maildir file holds it)."""
+    otherwise ``\\n`` (as a Maildir file holds it); ``subtype="html"`` sends
+    ``body`` as the only, HTML, part."""
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = to
@@ -31,5 +33,5 @@ def player_mail(
     msg["Message-ID"] = make_msgid(domain="player.example")
     for key, value in headers.items():
         msg[key.replace("_", "-")] = value
-    msg.set_content(body)
+    msg.set_content(body, subtype=subtype)
     return msg.as_bytes(policy=policy.SMTP) if crlf else bytes(msg)
