@@ -226,7 +226,7 @@ def shorten(text: str, limit: int) -> str:
     text = clean(text)
     if len(text) <= limit:
         return text
-    words, kept = text.split(" "), []
+    words, kept = text.split(" "), list[str]()
     for word in words:
         if len(" ".join([*kept, word])) > limit:
             break
