@@ -21,6 +21,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "simulate",
     "game",
     "admin",
+    "manager",
+    "rollback",
+    "verify",
 )
 
 
