@@ -5,9 +5,14 @@ from __future__ import annotations
 import argparse
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.storage import bounces, results
 from bot.storage.db import DATABASE_FILE, Database, open_existing
+
+if TYPE_CHECKING:  # imported when used: the CLI starts fast
+    from bot.config import Config
+    from bot.league.service import League
 
 DEFAULT_STATE = Path("state")
 
@@ -31,7 +36,7 @@ def _open_existing(args: argparse.Namespace) -> Database:
     return open_existing(state_dir_from_args(args) / DATABASE_FILE)
 
 
-def _league(args: argparse.Namespace):
+def _league(args: argparse.Namespace) -> League:
     from bot.league.service import League
 
     return League(_open_existing(args))
@@ -47,7 +52,7 @@ def _when(moment: datetime, timezone: str | None = None) -> str:
     return f"{local:%Y-%m-%d %H:%M} {local.tzname()} ({timezone}) = {utc}"
 
 
-def _config(args: argparse.Namespace):  # -> Config | None
+def _config(args: argparse.Namespace) -> Config | None:
     """The configuration that belongs to the state directory: the ``--config``
     file, unless ``--state`` names another directory (or there is no file)."""
     config_path = Path(getattr(args, "config", "") or "config.yaml")

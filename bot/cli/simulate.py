@@ -56,7 +56,8 @@ SEED_RANGE = 1_000_000
 #: Show a progress bar on a terminal from this many simulations on.
 PROGRESS_FROM = 20_000
 
-TEXT: dict[str, dict[str, str]] = {
+#: Per language: a line's format string, or a table's header row (a tuple).
+TEXT: dict[str, dict[str, Any]] = {
     "de": {
         "title": "Turnier-Vorschau (Seed {seed}): {players} Spielerteams, {gm} GM-Teams, "
                  "{groups} Gruppen",

@@ -110,12 +110,12 @@ class _Mail:
 
     # -- helpers -------------------------------------------------------------
 
-    def note(self, code: str, **params: object) -> None:
+    def note(self, code: oc.Code, **params: object) -> None:
         notice = Notice(code, dict(params))
         if notice not in self.notices:
             self.notices.append(notice)
 
-    def fail(self, code: str, **params: object) -> None:
+    def fail(self, code: oc.Code, **params: object) -> None:
         self.errors.append(Notice(code, dict(params)))
 
     def own_teams(self) -> list[TeamRow]:
@@ -454,8 +454,7 @@ def submit_moves(
             mail.errors.extend(line_errors)
             mail.notices = [n for n in mail.notices if n.code in _KEPT_ON_REJECT]
             mail.note(oc.NOTHING_CHANGED)
-            info = ManagerInfo(address, manager.display_name, is_new=False)
-            return result(False, info, [])
+            return result(False, ManagerInfo(address, manager.display_name, is_new=False), [])
 
     with savepoint(conn, "submit_moves") as point:
         new_password: str | None = None

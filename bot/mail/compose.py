@@ -30,6 +30,8 @@ from email.utils import format_datetime
 from enum import StrEnum
 from functools import lru_cache
 
+from bot.errors import TurnitedError
+
 #: The policy of every outgoing message: CRLF line ends, lines folded at 78;
 #: headers set raw (the subject, encoded by ``encode_subject``) are kept as set.
 POLICY = policy.SMTP.clone(refold_source="none")
@@ -61,7 +63,7 @@ class MailKind(StrEnum):
         return self in (MailKind.NEWSLETTER, MailKind.REMINDER)
 
 
-class ComposeError(ValueError):
+class ComposeError(TurnitedError, ValueError):
     """A mail that cannot be composed safely."""
 
 

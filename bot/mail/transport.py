@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
+from bot.errors import TurnitedError
+
 
 @dataclass(frozen=True, slots=True)
 class IncomingMail:
@@ -81,7 +83,7 @@ class MailSender(Protocol):
         ...
 
 
-class TransportError(OSError):
+class TransportError(TurnitedError, OSError):
     """A mail server could not be used: unreachable, refused the login, or the
     configuration does not match what the server speaks.
 

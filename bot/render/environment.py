@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
@@ -97,7 +98,7 @@ def score(goals: Sequence[int]) -> str:
     return f"{home}:{away}"
 
 
-def _last(func: Callable[[object, str], str], language: str, value: object) -> str:
+def _last(func: Callable[[Any, str], str], language: str, value: object) -> str:
     """Call ``func(value, language)``: filters take the value first."""
     return func(value, language)
 

@@ -20,7 +20,6 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
 import pytest
@@ -32,19 +31,13 @@ from bot.league.settings import LeagueSettings
 from bot.mail.imap_source import ImapMailbox
 from bot.mail.transport import IncomingMail, TransportError
 from tests.servers import BOT_ADDRESS, DovecotServer, SmtpServer
+from tests.support import mails
+from tests.support.clock import FakeClock
 
 pytestmark = pytest.mark.servers
 
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # a Tuesday; deadline Sunday 20:00
 LEAGUE = LeagueSettings(password_cost=2**4, simulations=0)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 # ---------------------------------------------------------------- set-up
@@ -80,20 +73,20 @@ def imap_config(tmp_path: Path, dovecot: DovecotServer, smtp: SmtpServer) -> Con
     )
 
 
-def make_app(config: Config, clock: Clock) -> App:
+def make_app(config: Config, clock: FakeClock) -> App:
     app = build_app(config, clock=clock, league_settings=LEAGUE)
     app.ensure_started()
     return app
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> FakeClock:
+    return FakeClock(START)
 
 
 @pytest.fixture
 def app(
-    tmp_path: Path, dovecot: DovecotServer, smtp_server: SmtpServer, clock: Clock
+    tmp_path: Path, dovecot: DovecotServer, smtp_server: SmtpServer, clock: FakeClock
 ) -> Iterator[App]:
     app = make_app(imap_config(tmp_path, dovecot, smtp_server), clock)
     assert isinstance(app.source, ImapMailbox)
@@ -105,14 +98,9 @@ def app(
 
 
 def player_mail(sender: str, subject: str, body: str, when: datetime = START) -> bytes:
-    msg = EmailMessage()
-    msg["From"] = sender
-    msg["To"] = f"Turnited <{BOT_ADDRESS}>"
-    msg["Subject"] = subject
-    msg["Date"] = format_datetime(when)
-    msg["Message-ID"] = make_msgid(domain="player.example")
-    msg.set_content(body)
-    return msg.as_bytes(policy=policy.SMTP)  # CRLF, as IMAP hands mail out
+    """A player's mail in the wire form (CRLF), as IMAP hands mail out."""
+    return mails.player_mail(sender, body, to=f"Turnited <{BOT_ADDRESS}>", when=when,
+                             subject=subject, crlf=True)
 
 
 ANNA = "Anna Adler <anna@player.example>"
@@ -246,7 +234,7 @@ def password_in(msg: EmailMessage) -> str:
 
 
 def test_players_mails_become_moves_replies_and_processed_mail(
-    app: App, dovecot: DovecotServer, smtp_server: SmtpServer, clock: Clock
+    app: App, dovecot: DovecotServer, smtp_server: SmtpServer, clock: FakeClock
 ) -> None:
     raws = first_mails()
     dovecot.append_many(raws)  # over a real IMAP connection of its own
@@ -425,7 +413,7 @@ def test_server_back_within_the_reconnect_backoff_is_invisible_to_the_poll(
 
 
 def test_bot_killed_half_way_through_a_batch_resumes_without_doubles(
-    tmp_path: Path, dovecot: DovecotServer, smtp_server: SmtpServer, clock: Clock
+    tmp_path: Path, dovecot: DovecotServer, smtp_server: SmtpServer, clock: FakeClock
 ) -> None:
     config = imap_config(tmp_path, dovecot, smtp_server)
     raws = first_mails()
