@@ -9,7 +9,8 @@ layer holds ONE instance and passes it as ``env=`` to every renderer
 ``Environment`` (``make_environment``) is accepted too, for one language.
 
 Templates are looked up first in ``templates/<language>/`` (the words) and
-then in ``templates/shared/`` (layout, style sheet, macros). Templates whose
+then in ``templates/shared/``; ``templates`` is the package's own
+(``find_templates_dir``), in a wheel and in a checkout alike (layout, style sheet, macros). Templates whose
 name ends in ``.html.j2`` are autoescaped, so team and manager names can
 never inject markup; every undefined variable is an error
 (``StrictUndefined``) instead of silently empty text.
@@ -28,9 +29,30 @@ import bot.render.textwidth as textwidth
 from bot.render.formatting import check_language
 from bot.render.reasons import reason
 
-#: The templates shipped with the bot (``<repository>/templates``).
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 SHARED = "shared"
+
+
+def find_templates_dir() -> Path:
+    """The templates shipped with the bot: ``bot/templates`` inside an
+    installed wheel (setuptools maps the repository's ``templates/`` there),
+    else ``<checkout>/templates`` beside ``bot/`` (an editable install or a
+    plain checkout). Raises ``FileNotFoundError`` naming both places."""
+    import bot
+
+    package = Path(bot.__file__).resolve().parent
+    candidates = (package / "templates", package.parent / "templates")
+    for candidate in candidates:
+        if (candidate / SHARED).is_dir():
+            return candidate
+    raise FileNotFoundError(
+        "the bot's templates are missing: looked in "
+        + " and ".join(str(c) for c in candidates)
+        + "; reinstall the package (pip install turnited) or run from a full checkout"
+    )
+
+
+#: The templates shipped with the bot (see ``find_templates_dir``).
+TEMPLATES_DIR = find_templates_dir()
 
 
 def make_environment(language: str, templates_dir: Path | None = None) -> Environment:
