@@ -9,9 +9,9 @@ layer holds ONE instance and passes it as ``env=`` to every renderer
 ``Environment`` (``make_environment``) is accepted too, for one language.
 
 Templates are looked up first in ``templates/<language>/`` (the words) and
-then in ``templates/shared/``; ``templates`` is the package's own
-(``find_templates_dir``), in a wheel and in a checkout alike (layout, style sheet, macros). Templates whose
-name ends in ``.html.j2`` are autoescaped, so team and manager names can
+then in ``templates/shared/`` (layout, style sheet, macros); ``templates`` is
+the package's own (``find_templates_dir``), in a wheel and in a checkout
+alike. Templates whose name ends in ``.html.j2`` are autoescaped, so team and manager names can
 never inject markup; every undefined variable is an error
 (``StrictUndefined``) instead of silently empty text.
 """
