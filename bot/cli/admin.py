@@ -84,6 +84,9 @@ def cmd_deadline_show(args: argparse.Namespace) -> int:
     app = _build_app(config)
     try:
         deadline = app.open_round_deadline()
+        with app.db.read() as conn:
+            rnd = app.league.open_round(conn)
+        app_round = rnd.number if rnd else None
     finally:
         app.close()
     plan = DeadlinePlan(config.schedule)
@@ -103,6 +106,13 @@ def cmd_deadline_show(args: argparse.Namespace) -> int:
         print("  none: the explicit list has no later deadline")
     for moment in upcoming:
         print(f"  {_when(moment, config)}")
+    from bot.cli.league import outlook_warning
+    from bot.service.deadlines import deadline_outlook
+
+    warning = outlook_warning(deadline_outlook(plan, deadline or now), None if deadline is None
+                              else app_round, config.schedule.timezone)
+    if warning:
+        print(warning)
     return 0
 
 
