@@ -79,6 +79,19 @@ class NewsletterSettings:
 
 
 @dataclass(frozen=True)
+class ArchiveSettings:
+    """The newsletter archive on the web: ``url`` is where ``turnited publish
+    DIR`` copies ``STATE/archive`` to (each newsletter links its page there);
+    None: the archive is not on the web and newsletters carry no link."""
+
+    url: str | None = None
+
+    def page_url(self, round_number: int) -> str | None:
+        """The web address of a round's archive page (``round-007.html``)."""
+        return f"{self.url}/round-{round_number:03d}.html" if self.url else None
+
+
+@dataclass(frozen=True)
 class MaildirSettings:
     """The embedded transport: ``STATE/maildir`` is polled this often."""
 
