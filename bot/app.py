@@ -54,7 +54,7 @@ class App:
         name, address = parseaddr(config.mail.from_header)
         self.from_name = name or config.game.name
         self.from_address = address or config.mail.address
-        self.environments = Environments()
+        self.environments = Environments(archive_url=config.archive.url)
         self.services = Context(self.db, self.league, GameSettings(
             game_name=config.game.name, game_address=config.mail.address,
             language=config.game.language, newsletter_language=config.newsletter.language,

@@ -86,10 +86,6 @@ class ArchiveSettings:
 
     url: str | None = None
 
-    def page_url(self, round_number: int) -> str | None:
-        """The web address of a round's archive page (``round-007.html``)."""
-        return f"{self.url}/round-{round_number:03d}.html" if self.url else None
-
 
 @dataclass(frozen=True)
 class MaildirSettings:

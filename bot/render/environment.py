@@ -55,9 +55,27 @@ def find_templates_dir() -> Path:
 TEMPLATES_DIR = find_templates_dir()
 
 
-def make_environment(language: str, templates_dir: Path | None = None) -> Environment:
+def archive_page_function(archive_url: str | None) -> Callable[[int], str | None]:
+    """The templates' ``archive_page(number)``: the web address of a round's
+    archive page under ``archive.url``, or None when the archive is not on
+    the web (then the newsletters carry no link)."""
+    base = archive_url.rstrip("/") if archive_url else None
+
+    def archive_page(number: int) -> str | None:
+        if base is None:
+            return None
+        # the page name of bot.render.archive.round_stem (archive imports this
+        # module, so the name is written here; a test checks they agree)
+        return f"{base}/round-{int(number):03d}.html"
+
+    return archive_page
+
+
+def make_environment(language: str, templates_dir: Path | None = None, *,
+                     archive_url: str | None = None) -> Environment:
     """A fresh environment for ``language`` (``de`` or ``en``) whose filters
-    format numbers and dates the way that language writes them."""
+    format numbers and dates the way that language writes them;
+    ``archive_url`` is the published archive (``archive.url``)."""
     language = check_language(language)
     root = Path(templates_dir) if templates_dir is not None else TEMPLATES_DIR
     env = Environment(
@@ -104,6 +122,7 @@ def make_environment(language: str, templates_dir: Path | None = None) -> Enviro
         fits=textwidth.fits,
         text_width=textwidth.TEXT_WIDTH,
         width=textwidth.width,
+        archive_page=archive_page_function(archive_url),
     )
     return env
 
@@ -124,15 +143,18 @@ class Environments:
     then reused, so every template is compiled once per process. Not a
     global: the use-case layer owns one and passes it to every renderer."""
 
-    def __init__(self, templates_dir: Path | None = None) -> None:
+    def __init__(self, templates_dir: Path | None = None, *,
+                 archive_url: str | None = None) -> None:
         self.templates_dir = templates_dir
+        self.archive_url = archive_url
         self._made: dict[str, Environment] = {}
 
     def get(self, language: str) -> Environment:
         language = check_language(language)
         env = self._made.get(language)
         if env is None:
-            env = self._made[language] = make_environment(language, self.templates_dir)
+            env = self._made[language] = make_environment(
+                language, self.templates_dir, archive_url=self.archive_url)
         return env
 
 
