@@ -179,3 +179,22 @@ def test_deadline_show_warns_too(game: Game):
     assert status == 0, err
     assert out.rstrip().endswith("or use a cron line")
     assert "none is planned after round 6's" in out
+
+
+def test_the_round_report_warns_a_round_before_the_deadlines_run_out(game: Game):
+    import email
+    import email.policy
+
+    local = _explicit_deadlines(game, [0, 7, 14])
+    status, out, err = game.cli("evaluate", "--force")
+    assert status == 0, err
+    (row,) = game.query("SELECT raw FROM outbox WHERE kind = 'digest' AND round = 6")
+    msg = email.message_from_bytes(row["raw"], policy=email.policy.default)
+    assert msg["Subject"].startswith("Turnited Demo: Rundenbericht zu Runde 6 vom ")
+    text = " ".join(msg.get_body(("plain",)).get_content().split())
+    assert "Die geplanten Einsendeschlüsse gehen aus: nach der offenen Runde ist nur noch 1 " \
+           "geplant" in text
+    day = local[2][:10].split("-")
+    assert f"{int(day[2])}. Januar {day[0]}" in text  # the last planned deadline
+    # round 7 is open now with the second date; status says the same
+    assert "only 1 planned deadline is left" in game.cli("status")[1]
