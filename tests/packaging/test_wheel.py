@@ -38,7 +38,9 @@ def test_the_wheel_holds_every_template_data_file_and_module(dist: Path) -> None
     names = set(zipfile.ZipFile(wheel).namelist())
     missing = [t for t in _templates() if f"bot/templates/{t}" not in names]
     assert not missing, f"templates missing from {wheel.name}: {missing}"
-    assert "bot/data/config.example.yaml" in names
+    data = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "bot" / "data").iterdir()
+                  if p.is_file())
+    assert [d for d in data if d not in names] == []
     modules = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "bot").rglob("*.py"))
     assert [m for m in modules if m not in names] == []
     entry = next(n for n in names if n.endswith("entry_points.txt"))
