@@ -186,7 +186,7 @@ def test_the_round_report_warns_a_round_before_the_deadlines_run_out(game: Game)
     import email.policy
 
     local = _explicit_deadlines(game, [0, 7, 14])
-    status, out, err = game.cli("evaluate", "--force")
+    status, _out, err = game.cli("evaluate", "--force")
     assert status == 0, err
     (row,) = game.query("SELECT raw FROM outbox WHERE kind = 'digest' AND round = 6")
     msg = email.message_from_bytes(row["raw"], policy=email.policy.default)
