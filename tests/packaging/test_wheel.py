@@ -27,9 +27,9 @@ def _templates() -> list[str]:
                   for p in (ROOT / "templates").rglob("*") if p.is_file())
 
 
-def test_the_checkout_has_the_25_templates_and_the_style_sheet() -> None:
+def test_the_checkout_has_the_templates_and_the_style_sheet() -> None:
     names = _templates()
-    assert len([n for n in names if n.endswith(".j2")]) == 25
+    assert len([n for n in names if n.endswith(".j2")]) >= 25  # 25 when issue 12 was filed
     assert "shared/style.css" in names
 
 
