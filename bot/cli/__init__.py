@@ -20,6 +20,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "game",
     "admin",
     "console",
+    "manager",
+    "rollback",
+    "verify",
 )
 
 

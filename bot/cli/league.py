@@ -128,7 +128,7 @@ def _status_json(s, now: datetime, config, bounced, queue: dict[str, int]) -> di
             deadline=s.deadline.isoformat(), deadline_passed=s.deadline_passed,
             evaluated_rounds=s.evaluated_rounds, managers=s.managers,
             managers_total=s.managers_total, teams=s.teams,
-            teams_with_lineup=len(s.teams_with_lineup),
+            teams_with_lineup=len(s.teams_with_lineup), commitment=s.commitment,
         )
     outlook = _outlook(config, s.deadline if s else now)
     out["deadlines"] = outlook.as_dict() if outlook else None
@@ -169,6 +169,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"Season {s.season}, round {s.round_in_season} of the season "
           f"(round {s.round} overall; {s.evaluated_rounds} evaluated)")
     print(f"Deadline: {_when(s.deadline, timezone)}{passed}")
+    if s.commitment:  # RULES.md §4: check with `turnited verify ROUND SEED` after the results
+        print(f"Seed commitment for round {s.round}: {s.commitment}")
     warning = outlook_warning(_outlook(config, s.deadline), s.round, timezone)
     if warning:
         print(warning)
