@@ -187,3 +187,21 @@ def test_every_console_command_has_help_with_an_example(command: str):
     sub = next(a for a in parser._actions if a.dest == "command")
     text = sub.choices[command].format_help()
     assert "example" in text and "turnited" in text.split("example", 1)[1]
+
+
+def test_a_banned_manager_is_marked_and_gets_no_broadcast_or_reminder(game: Game):
+    jack = "jack.clarke@players.example"
+    status, _, err = game.cli("manager", "ban", jack)
+    assert status == 0, err
+    managers = {m["address"]: m for m in json.loads(game.cli("managers", "--json")[1])}
+    assert managers[jack]["banned"] is True
+    assert [a for a, m in managers.items() if m["banned"]] == [jack]
+    assert "GESPERRT" in next(line for line in game.cli("managers")[1].splitlines()
+                              if line.startswith(jack))
+    news = game.root / "news.txt"
+    news.write_text("Hallo zusammen!\n", encoding="utf-8")
+    status, out, _ = game.cli("broadcast", str(news))
+    assert "1 gesperrte(r) Manager ausgelassen." in out
+    assert game.cli("remind", "--missing")[0] == 0
+    assert jack not in {r["recipient"] for r in game.query("SELECT recipient FROM outbox"
+                                                           " WHERE state = 'queued'")}
