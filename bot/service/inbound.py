@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from bot.league.moves import sender_team_names
 from bot.league.outcome import MoveOutcome
 from bot.league.service import League
 from bot.mail.classify import Classification, classify
@@ -198,7 +199,8 @@ class Ingestor:
                                  s.max_text_bytes)
         if parsed.unreadable:
             return self._problem(conn, inbound_id, parsed, spooled, now, "unreadable", None)
-        moves = parse_moves(parsed.subject, parsed.fresh_text)
+        moves = parse_moves(parsed.subject, parsed.fresh_text,
+                            team_names=sender_team_names(conn, parsed.sender))
         if len(moves.requests) + len(moves.errors) > s.max_command_lines:
             return self._problem(conn, inbound_id, parsed, spooled, now, "too_many_lines",
                                  s.max_command_lines, language=moves.language)
