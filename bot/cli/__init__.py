@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "simulate",
     "game",
     "admin",
+    "console",
     "manager",
     "rollback",
     "verify",

@@ -22,6 +22,7 @@ from bot.config.errors import HIDDEN, MISSING, REDACTED, ConfigError, is_secret_
 from bot.config.load import DEFAULT_CONFIG_NAME, Config, example_config_text, load_config
 from bot.config.settings import (
     AnalysisSettings,
+    ArchiveSettings,
     AuthSettings,
     GameSettings,
     GmSettings,
@@ -39,6 +40,7 @@ __all__ = [
     "MISSING",
     "REDACTED",
     "AnalysisSettings",
+    "ArchiveSettings",
     "AuthSettings",
     "Config",
     "ConfigError",

@@ -79,6 +79,15 @@ class NewsletterSettings:
 
 
 @dataclass(frozen=True)
+class ArchiveSettings:
+    """The newsletter archive on the web: ``url`` is where ``turnited publish
+    DIR`` copies ``STATE/archive`` to (each newsletter links its page there);
+    None: the archive is not on the web and newsletters carry no link."""
+
+    url: str | None = None
+
+
+@dataclass(frozen=True)
 class MaildirSettings:
     """The embedded transport: ``STATE/maildir`` is polled this often."""
 

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TypeVar
 from urllib.parse import quote
 
@@ -28,6 +29,7 @@ from imapclient import IMAPClient
 from imapclient.exceptions import CapabilityError, LoginError
 
 from bot.mail.secret import login_password, redacted_repr
+from bot.mail.tls import client_context, describe_verify_error
 from bot.mail.transport import IncomingMail, TransportConfigError, TransportError
 
 log = logging.getLogger(__name__)
@@ -66,6 +68,9 @@ class ImapSettings:
     poll_seconds: float = 60
     timeout: float = 30
     environ: Mapping[str, str] | None = field(default=None, compare=False)
+    #: PEM file of the CA(s) to trust instead of the system's (a private CA
+    #: or a self-signed certificate); None: the system's CAs.
+    ca_file: Path | None = None
 
     def __repr__(self) -> str:
         return redacted_repr(self)
@@ -173,7 +178,7 @@ class ImapMailbox:
         creates a client; subclass to substitute the connection."""
         s = self.settings
         password = self._password = s.login_password()
-        context = ssl.create_default_context() if s.security != "none" else None
+        context = client_context(s.ca_file, key="mail.imap") if s.security != "none" else None
         client = IMAPClient(
             s.host,
             port=s.port,
@@ -275,8 +280,8 @@ class ImapMailbox:
             )
         if isinstance(exc, ssl.SSLCertVerificationError):
             return TransportError(
-                f"TLS certificate of {where} is not trusted ({exc.verify_message}); "
-                f"check imap.host is the name on the certificate",
+                describe_verify_error(exc, host=s.host, endpoint=where, key="mail.imap",
+                                      ca_file=s.ca_file),
                 endpoint=where,
                 retryable=False,
             )

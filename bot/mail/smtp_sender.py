@@ -17,8 +17,10 @@ import ssl
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from bot.mail.secret import login_password, redacted_repr
+from bot.mail.tls import client_context, describe_verify_error
 from bot.mail.transport import (
     PermanentSendError,
     TemporarySendError,
@@ -56,6 +58,8 @@ class SmtpSettings:
     timeout: float = 30
     helo: str | None = None
     environ: Mapping[str, str] | None = field(default=None, compare=False)
+    #: PEM file of the CA(s) to trust instead of the system's; None: the system's.
+    ca_file: Path | None = None
 
     def __repr__(self) -> str:
         return redacted_repr(self)
@@ -107,7 +111,7 @@ class SmtpSender:
         """Open, secure and authenticate one connection. The only place that
         creates one; subclass to substitute it."""
         s = self.settings
-        context = ssl.create_default_context() if s.security != "none" else None
+        context = client_context(s.ca_file, key="mail.smtp") if s.security != "none" else None
         password = self._password = s.login_password() if s.username else None
         conn: smtplib.SMTP
         if s.security == "ssl":
@@ -256,6 +260,13 @@ class SmtpSender:
             return TransportError(
                 f"SMTP server {s.endpoint} cannot log in {s.username!r} ({exc}); "
                 f"it offers no AUTH on this connection: use security 'starttls' or 'ssl'",
+                endpoint=s.endpoint,
+                retryable=False,
+            )
+        if isinstance(exc, ssl.SSLCertVerificationError):
+            return TransportError(
+                describe_verify_error(exc, host=s.host, endpoint=s.endpoint, key="mail.smtp",
+                                      ca_file=s.ca_file),
                 endpoint=s.endpoint,
                 retryable=False,
             )

@@ -152,11 +152,14 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
     return stats
 
 
-def send_digest(ctx: Context, round_number: int) -> None:
-    """Queue the game master's digest of an evaluated round (once)."""
+def send_digest(ctx: Context, round_number: int,
+                extra: dict[str, object] | None = None) -> None:
+    """Queue the game master's digest of an evaluated round (once); ``extra``
+    entries (e.g. the deadline warning) are added to its stats."""
     s = ctx.settings
     rendered = render_digest(
-        digest_stats(ctx, round_number), now=ctx.clock(), timezone=s.timezone,
+        {**digest_stats(ctx, round_number), **(extra or {})}, now=ctx.clock(),
+        timezone=s.timezone,
         game_name=s.game_name, language=s.language, env=ctx.environments,
     )
     with ctx.db.transaction() as conn:

@@ -245,7 +245,7 @@ def check_reply(msg: EmailMessage, rcpt: str, own: Player | None, teams: set[str
 
 def check_digest(msg: EmailMessage, rcpt: str, own: Player | None, teams: set[str]) -> None:
     assert rcpt == GM and msg["Auto-Submitted"] == "auto-generated"
-    assert "Tagesbericht" in msg["Subject"]
+    assert "Rundenbericht zu Runde" in msg["Subject"]
     assert msg.get_body(("plain",)).get_content().strip()
 
 
