@@ -9,6 +9,7 @@ from datetime import datetime
 from bot.mail.compose import MailKind
 from bot.render.model import RoundInfo
 from bot.render.reminder import render_reminder
+from bot.rules.lots import seed_commitment
 from bot.service.context import Context
 from bot.service.outgoing import queue_mail
 from bot.storage import reminders
@@ -41,6 +42,8 @@ def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
                 game_name=s.game_name,
                 game_address=s.game_address,
                 env=ctx.environments,
+                commitment=(seed_commitment(rnd.number, rnd.seed)
+                            if rnd.seed is not None else None),
             )
             queue_mail(
                 conn, sender=s.sender, kind=MailKind.REMINDER, to=target.address,

@@ -85,7 +85,7 @@ def block_of(text: str) -> str:
     first paragraph that is not about one of the reader's teams."""
     out = []
     for paragraph in text.split("\n\n")[1:]:
-        if not re.match(r"(Ihre Mannschaft|Your team): |  ", paragraph):
+        if not re.match(r"(Dein Team|Your team): |  ", paragraph):
             break
         out.append(paragraph)
     return "\n\n".join(out)
@@ -100,7 +100,7 @@ def test_every_managers_copy_opens_with_their_personal_block(season: dict) -> No
             text, html = parts(msg)
             lines = text.splitlines()
             assert lines[1].startswith("===")
-            assert re.match(r"(Ihre Mannschaft|Your team): ", lines[3]), (number, lines[:5])
+            assert re.match(r"(Dein Team|Your team): ", lines[3]), (number, lines[:5])
             team = lines[3].split(": ", 1)[1]
             assert team in season["owners"][address]
             # the HTML: the block before everything else, the own teams highlighted
@@ -252,9 +252,9 @@ def test_splice_puts_the_block_under_the_title(round16: Round) -> None:
     assert HTML_MARK in common.html and STYLE_MARK in common.html
     bare = splice(common, None)
     assert bare.text == common.text and HTML_MARK not in bare.html
-    copy = splice(common, PersonalPart("Ihre Mannschaft: X\n", "<p>X</p>", "<style></style>"))
+    copy = splice(common, PersonalPart("Dein Team: X\n", "<p>X</p>", "<style></style>"))
     lines = copy.text.splitlines()
-    assert lines[0] == common.text.splitlines()[0] and lines[3] == "Ihre Mannschaft: X"
+    assert lines[0] == common.text.splitlines()[0] and lines[3] == "Dein Team: X"
     assert copy.text.endswith(common.text.split("\n", 2)[2])
     assert '<main class="content">\n<p>X</p>' in copy.html
     assert splice(common, render_personal(personal_block(round16.public_typed, [],
