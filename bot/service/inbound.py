@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from bot.league.moves import sender_team_names
 from bot.league.outcome import MoveOutcome
 from bot.league.service import League
 from bot.mail.classify import Classification, classify
@@ -43,6 +44,9 @@ from bot.storage.db import Database, savepoint
 from bot.storage.ledger import InboundKind, InboundRecord, Outcome, source_kind
 
 log = logging.getLogger(__name__)
+
+#: The ledger outcome of a mail from a manager the game master banned.
+BANNED = "banned"
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +180,9 @@ class Ingestor:
     ) -> IngestResult:
         s = self.settings
         assert parsed.sender is not None
+        if self.league.is_banned(conn, parsed.sender):  # the game master banned him
+            return self._finish(conn, inbound_id, InboundKind.HUMAN,
+                                f"{BANNED}: no reply, nothing changed", parsed)
         recent = ledger.recent_human_outcomes(
             conn, parsed.sender, since=now - timedelta(hours=1), other_than=inbound_id
         )
@@ -192,7 +199,8 @@ class Ingestor:
                                  s.max_text_bytes)
         if parsed.unreadable:
             return self._problem(conn, inbound_id, parsed, spooled, now, "unreadable", None)
-        moves = parse_moves(parsed.subject, parsed.fresh_text)
+        moves = parse_moves(parsed.subject, parsed.fresh_text,
+                            team_names=sender_team_names(conn, parsed.sender))
         if len(moves.requests) + len(moves.errors) > s.max_command_lines:
             return self._problem(conn, inbound_id, parsed, spooled, now, "too_many_lines",
                                  s.max_command_lines, language=moves.language)

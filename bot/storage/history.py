@@ -180,12 +180,6 @@ def evaluated_rounds(conn: sqlite3.Connection) -> list[EvaluatedRound]:
                            time_from_db(r["evaluated_at"]), r["seed"]) for r in rows]
 
 
-def round_seed(conn: sqlite3.Connection, round_number: int) -> int | None:
-    """The seed stored with a round (None: not drawn yet, or no such round)."""
-    row = conn.execute("SELECT seed FROM rounds WHERE number = ?", (round_number,)).fetchone()
-    return row[0] if row and row[0] is not None else None
-
-
 def last_round_of_season(conn: sqlite3.Connection, round_number: int) -> bool:
     """Whether ``round_number`` closed its season (an ageing was recorded at it)."""
     row = conn.execute(

@@ -154,6 +154,26 @@ def test_the_results_reveal_the_seed_and_its_commitment(season: dict) -> None:
         assert str(seed) in text
         assert seed_commitment(number, seed) in text
         assert f"printf 'turnited-seed:{number}:{seed}' | sha256sum" in text
+        committed = db.execute("SELECT seed FROM round_seeds WHERE round = ?",
+                               (number + 1,)).fetchone()
+        assert committed is not None  # the next round is open, its seed committed
+        assert seed_commitment(number + 1, committed[0]) in text
+
+
+def test_reminders_print_the_open_rounds_commitment_and_attach_the_deadline(
+    season: dict,
+) -> None:
+    db = season["db"]
+    reminders = [m for m in season["mails"] if re.search(r"Erinnerung|[Rr]eminder",
+                                                         str(m["Subject"]))]
+    assert reminders
+    for msg in reminders:
+        number = int(re.search(r"(?:Spielrunde|round) (\d+)", str(msg["Subject"])).group(1))
+        seed = db.execute("SELECT seed FROM round_seeds WHERE round = ?",
+                          (number,)).fetchone()[0]
+        assert seed_commitment(number, seed) in msg.get_body(("plain",)).get_content()
+        (ics,) = [p for p in msg.iter_attachments() if p.get_content_type() == "text/calendar"]
+        assert f"round-{number}-deadline@" in ics.get_content()
 
 
 def test_publishing_again_queues_no_second_copy(season: dict) -> None:
