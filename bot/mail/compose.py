@@ -6,7 +6,8 @@ after a crash before sending, gets the same id, so the outbox and the
 recipients can tell duplicates), threading headers for replies,
 ``Auto-Submitted`` so that other robots do not answer (RFC 3834), an
 optional ``List-Unsubscribe``, and a ``multipart/alternative`` body with a
-plain text and an HTML part, both UTF-8.
+plain text and an HTML part, both UTF-8. Optional attachments (e.g. the
+reminder's ``.ics`` calendar entry) wrap that body in ``multipart/mixed``.
 
 Header values that contain user text (subjects with team names, display
 names) are sanitised: control characters (CR, LF, ...) become spaces, the
@@ -96,6 +97,38 @@ class ComposedMail:
     def message(self) -> EmailMessage:
         """The mail exactly as it will be sent, parsed (a fresh object each time)."""
         return message_from_bytes(self.data, _class=EmailMessage, policy=POLICY)
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file attached to a mail: its name, MIME type (``text/calendar``)
+    and bytes; ``method`` is the iCalendar ``method`` parameter, if any."""
+
+    filename: str
+    content_type: str
+    data: bytes
+    method: str | None = None
+
+
+_FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+_MIME_TYPE = re.compile(r"^[a-z0-9][a-z0-9.+-]*/[a-z0-9][a-z0-9.+-]*$")
+
+
+def _check_attachment(attachment: Attachment) -> None:
+    if not _FILENAME.match(attachment.filename):
+        raise InvalidHeaderError(
+            f"attachment name {attachment.filename!r} is not usable: expected letters, digits, "
+            f"'.', '_' or '-' (at most 100), e.g. 'round-12.ics'"
+        )
+    if not _MIME_TYPE.match(attachment.content_type):
+        raise InvalidHeaderError(
+            f"attachment type {attachment.content_type!r} is not a MIME type such as "
+            f"'text/calendar'"
+        )
+    if attachment.method is not None and not attachment.method.isalpha():
+        raise InvalidHeaderError(
+            f"attachment method {attachment.method!r}: expected a word such as 'PUBLISH'"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +255,39 @@ def _encoded_body(text: str, html: str | None) -> _EncodedBody:
     return _EncodedBody(headers + b"\r\n", data)
 
 
+def _mixed_body(text: str, html: str | None, attachments: Sequence[Attachment]) -> _EncodedBody:
+    """The body with attachments: ``multipart/mixed`` of the text (and HTML)
+    and each attachment (base64). The boundary comes from the content, so
+    the same mail always gives the same bytes."""
+    outer = EmailMessage(policy=POLICY)
+    inner = EmailMessage(policy=POLICY)
+    inner.set_content(_body(text), subtype="plain", charset="utf-8", cte="quoted-printable")
+    if html is not None:
+        inner.add_alternative(_body(html), subtype="html", charset="utf-8",
+                              cte="quoted-printable")
+    outer.make_mixed()
+    outer.attach(inner)
+    digest = hashlib.sha256(f"{text}\0{html}".encode("utf-8", "replace"))
+    for attachment in attachments:
+        _check_attachment(attachment)
+        maintype, subtype = attachment.content_type.split("/", 1)
+        params = {"charset": "utf-8"} if maintype == "text" else {}
+        if attachment.method:
+            params["method"] = attachment.method
+        part = EmailMessage(policy=POLICY)
+        part.set_content(attachment.data, maintype=maintype, subtype=subtype,
+                         disposition="attachment", filename=attachment.filename,
+                         params=params)
+        outer.attach(part)
+        digest.update(b"\0" + attachment.filename.encode() + b"\0" + attachment.data)
+    hexdigest = digest.hexdigest()
+    outer.set_boundary(f"=_m{hexdigest[:32]}")
+    if html is not None:
+        inner.set_boundary(f"=_a{hexdigest[:32]}")
+    headers, data = outer.as_bytes(policy=POLICY).split(b"\r\n\r\n", 1)
+    return _EncodedBody(headers + b"\r\n", data)
+
+
 def compose(
     *,
     kind: MailKind | str,
@@ -239,6 +305,7 @@ def compose(
     list_unsubscribe: str | Sequence[str] | None = None,
     reply_to: str | None = None,
     language: str = "de",
+    attachments: Sequence[Attachment] = (),
 ) -> ComposedMail:
     """Compose one mail to one recipient.
 
@@ -246,6 +313,7 @@ def compose(
     ``make_message_id``). For a reply pass the Message-ID of the mail
     answered as ``in_reply_to`` and that mail's References as
     ``references``. ``date`` must be aware (the clock is passed in).
+    ``attachments`` are added after the text (``multipart/mixed``).
     """
     kind = MailKind(kind)
     sender = check_address(sender, "sender")
@@ -284,6 +352,6 @@ def compose(
 
     msg["Content-Language"] = language
 
-    body = _encoded_body(text, html)
+    body = _mixed_body(text, html, attachments) if attachments else _encoded_body(text, html)
     head = b"".join(POLICY.fold_binary(name, value) for name, value in msg.raw_items())
     return ComposedMail(head + body.headers + b"\r\n" + body.data, message_id, to)

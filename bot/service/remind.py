@@ -10,9 +10,10 @@ from datetime import UTC, datetime
 from bot.mail.compose import MailKind
 from bot.render.model import RoundInfo
 from bot.render.reminder import render_reminder
+from bot.rules.lots import seed_commitment
 from bot.service.context import Context
 from bot.service.outgoing import queue_mail
-from bot.storage import reminders, roster
+from bot.storage import reminders, roster, rounds
 
 
 def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
@@ -26,6 +27,8 @@ def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
             return 0
         info = RoundInfo(season=rnd.season, round_in_season=rnd.round_in_season,
                          number=rnd.number)
+        seed = rounds.committed_seed(conn, rnd.number)  # RULES.md §4
+        commitment = seed_commitment(rnd.number, seed) if seed is not None else None
         for target in ctx.league.managers_without_lineup(conn, rnd.number):
             if not reminders.mark_reminded(conn, rnd.number, hours_before, target.manager_id,
                                            now):
@@ -42,6 +45,7 @@ def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
                 game_name=s.game_name,
                 game_address=s.game_address,
                 env=ctx.environments,
+                commitment=commitment,
             )
             queue_mail(
                 conn, sender=s.sender, kind=MailKind.REMINDER, to=target.address,

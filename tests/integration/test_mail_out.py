@@ -269,16 +269,23 @@ def check_newsletter(msg: EmailMessage, rcpt: str, own: Player | None, teams: se
 def check_reminder(msg: EmailMessage, rcpt: str, own: Player | None, teams: set[str]) -> None:
     assert own is not None and "List-Unsubscribe" not in msg
     assert msg["Subject"].startswith(f"{GAME}: Erinnerung an die Aufstellung")
-    text, html = bulk_parts(msg)
+    text, html = bulk_parts(msg, calendar=True)
     assert own.team in text and escape(own.team) in html
 
 
-def bulk_parts(msg: EmailMessage) -> tuple[str, str]:
-    """A newsletter's or reminder's text and HTML part, both decoded."""
+def bulk_parts(msg: EmailMessage, *, calendar: bool = False) -> tuple[str, str]:
+    """A newsletter's or reminder's text and HTML part, both decoded; a
+    reminder (``calendar``) carries the deadline as an ``.ics`` attachment."""
     assert msg["Auto-Submitted"] == "auto-generated"
     assert msg["Precedence"] == "bulk"
-    assert msg.get_content_type() == "multipart/alternative"
-    assert [p.get_content_type() for p in msg.iter_parts()] == ["text/plain", "text/html"]
+    body = msg
+    if calendar:
+        assert msg.get_content_type() == "multipart/mixed"
+        body, ics = msg.iter_parts()
+        assert ics.get_content_type() == "text/calendar" and ics.get_filename().endswith(".ics")
+        assert b"BEGIN:VEVENT" in ics.get_content().encode()
+    assert body.get_content_type() == "multipart/alternative"
+    assert [p.get_content_type() for p in body.iter_parts()] == ["text/plain", "text/html"]
     text = msg.get_body(("plain",)).get_content()
     html = msg.get_body(("html",)).get_content()
     assert text.strip() and html.lstrip().lower().startswith("<!doctype html")
