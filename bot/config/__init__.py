@@ -31,6 +31,7 @@ from bot.config.settings import (
     NewsletterSettings,
     PszSettings,
     RemindersSettings,
+    TrustSettings,
 )
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "NewsletterSettings",
     "PszSettings",
     "RemindersSettings",
+    "TrustSettings",
     "example_config_text",
     "is_secret_key",
     "load_config",
