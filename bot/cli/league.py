@@ -6,7 +6,7 @@ import argparse
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.storage import bounces, results
+from bot.storage import bounces, ledger, results
 from bot.storage.db import DATABASE_FILE, Database, open_existing
 
 DEFAULT_STATE = Path("state")
@@ -103,6 +103,10 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"  {name}")
     with league.db.read() as conn:
         bounced = bounces.bounced_managers(conn)
+        quarantined, retrying = ledger.quarantined_count(conn)
+    if quarantined or retrying:
+        print(f"Mails in quarantine: {quarantined} (handling failed every attempt; "
+              f"{retrying} waiting for another attempt)")
     if bounced:
         print(f"Managers whose mail bounced: {len(bounced)}")
         for b in bounced:
