@@ -48,6 +48,8 @@ class Outcome(StrEnum):
     QUARANTINED = "quarantined"
     #: The receiving server's checks say the From is forged (sender trust).
     FORGED = "forged"
+    #: ``Passwort vergessen``: a new password was mailed (at most one a day).
+    PASSWORD_RESET = "password_reset"
 
 
 SOURCES = ("imap", "maildir", "cli")
