@@ -58,19 +58,25 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_imap_ingest import Figure, bare_fetch, bare_fetch_and_move, best, reset
+from bench_imap_ingest import (
+    Figure,
+    bare_fetch,
+    bare_fetch_and_move,
+    best,
+    per_mail_poll,
+    reset,
+)
 
 import bot.league.moves
 import bot.league.passwords
 import bot.service.inbound
 import bot.service.outgoing
 import bot.storage.outbox
-from bot.app import POLL_BATCH, App, build_app
+from bot.app import App, build_app
 from bot.config import Config
 from bot.league.passwords import DEFAULT_N, VERIFIED
 from bot.league.settings import LeagueSettings
 from bot.mail.transport import IncomingMail, MailSource
-from bot.service.inbound import PollReport
 from tests.servers import BOT_ADDRESS, DovecotServer
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)  # a Tuesday; the deadline is Sunday 20:00
@@ -388,18 +394,6 @@ def clear(server: DovecotServer) -> None:
 
 
 # ---------------------------------------------------------------- one run
-
-
-def per_mail_poll(app: App, batch: int = POLL_BATCH) -> PollReport:
-    """The ingest before issue 15: fetch ``batch`` mails, ingest them one by
-    one (each its own spool flush, connection and transaction), one MOVE."""
-    results: list = []
-    while True:
-        mails = app.source.fetch_new(limit=batch)
-        results.extend(app.ingestor.ingest(mail) for mail in mails)
-        app.source.mark_processed_many(mails)
-        if len(mails) < batch:
-            return PollReport(tuple(results))
 
 
 @dataclass
