@@ -41,7 +41,6 @@ def spool_many(spool_dir: Path, raws: Sequence[bytes], now: datetime) -> list[Sp
     folder = spool_dir / now.strftime("%Y-%m")
     folder.mkdir(parents=True, exist_ok=True)
     out: list[SpooledMail] = []
-    written = False
     for raw in raws:
         digest = hashlib.sha256(raw).hexdigest()
         path = folder / f"{digest}.eml"
@@ -50,9 +49,8 @@ def spool_many(spool_dir: Path, raws: Sequence[bytes], now: datetime) -> list[Sp
             with open(tmp, "wb") as fh:
                 fh.write(raw)
             os.replace(tmp, path)
-            written = True
         out.append(SpooledMail(digest, path, str(path.relative_to(spool_dir))))
-    if written:
+    if out:  # also when every file was there: one left by a crash may not be on disk yet
         sync_filesystem(folder)
     return out
 

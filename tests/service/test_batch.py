@@ -205,3 +205,23 @@ def test_the_rate_limit_counts_earlier_mails_of_the_same_batch(tmp_path) -> None
     report = poll(game.inbox, game.ingestor, batch=50)
     assert report.replies == 4  # three answered, one "slow down", then silence
     assert "mehr als 3 Mails" in text_of(game.flush()[3])
+
+
+def test_a_spool_that_cannot_flush_stops_the_poll_before_anything_is_kept(
+    registered: tuple[Game, dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, passwords = registered
+    queue_lineups(game, passwords)
+    before = count(game, "SELECT COUNT(*) FROM inbound")
+
+    def broken(folder) -> None:  # type: ignore[no-untyped-def]
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(spool_module, "sync_filesystem", broken)
+    with pytest.raises(OSError):
+        poll(game.inbox, game.ingestor, batch=50)
+    assert count(game, "SELECT COUNT(*) FROM inbound") == before
+    assert set(lineups(game).values()) == {"10-10-15-15-20"}
+    monkeypatch.undo()
+    game.inbox._handed_out.clear()
+    assert poll(game.inbox, game.ingestor, batch=50).processed == len(PLAYERS)
