@@ -33,10 +33,26 @@ from bot.mail.dsn import DsnRecipient, parse_delivery_status_text, recipient_fro
 from bot.mail.htmltext import html_to_text
 from bot.mail.quotes import strip_quotes
 
-__all__ = ["Body", "decode_bytes", "extract_body", "unflow"]
+__all__ = [
+    "MAX_FRESH_CHARS",
+    "MAX_HTML_CHARS",
+    "MAX_PART_CHARS",
+    "Body",
+    "decode_bytes",
+    "extract_body",
+    "fresh_part",
+    "unflow",
+]
 
 _MAX_DEPTH = 30
 _MAX_PARTS = 500
+#: Decoded text kept of one part (characters); the rest is dropped with a note.
+MAX_PART_CHARS = 512 * 1024
+#: HTML converted of one part (characters): commands stand at the top.
+MAX_HTML_CHARS = 256 * 1024
+#: Text looked at for the fresh part (characters): far more than any player
+#: writes, and it bounds the quote stripper's work per mail.
+MAX_FRESH_CHARS = 64 * 1024
 _WESTERN = frozenset({"ascii", "iso8859-1", "cp1252", "latin-1"})
 _NO_CHARSET = frozenset({"", "unknown-8bit", "x-unknown", "unknown", "default", "none", "8bit"})
 
@@ -52,7 +68,13 @@ class Body:
     report_type: str | None = None
     part_types: list[str] = field(default_factory=list)
     delivery_status: list[DsnRecipient] = field(default_factory=list)
+    nested_delivery_status: list[DsnRecipient] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Counter:
+    leaves: int = 0
 
 
 @dataclass
@@ -74,7 +96,7 @@ def extract_body(msg: Message) -> Body:
     except Exception as exc:
         body.notes.append(f"MIME structure scan failed: {exc!r}")
     try:
-        chunks = _collect(msg, body, 0)
+        chunks = _collect(msg, body, 0, _Counter())
     except Exception as exc:
         body.notes.append(f"body extraction failed: {exc!r}")
         chunks = []
@@ -84,11 +106,19 @@ def extract_body(msg: Message) -> Body:
         body.source = kinds.pop() if len(kinds) == 1 else "mixed"
         body.text = "\n\n".join(c.text.strip("\n") for c in chunks)
         try:
-            body.fresh_text = strip_quotes("\n\n".join(c.fresh_input for c in chunks))
+            body.fresh_text = fresh_part("\n\n".join(c.fresh_input for c in chunks))
         except Exception as exc:
             body.notes.append(f"quote stripping failed: {exc!r}")
             body.fresh_text = body.text
     return body
+
+
+def fresh_part(text: str) -> str:
+    """``strip_quotes`` of the first ``MAX_FRESH_CHARS`` characters of ``text``."""
+    if len(text) > MAX_FRESH_CHARS:
+        cut = text.rfind("\n", 0, MAX_FRESH_CHARS)
+        text = text[: cut if cut > 0 else MAX_FRESH_CHARS]
+    return strip_quotes(text)
 
 
 def content_type(part: Message) -> str:
@@ -102,12 +132,21 @@ def content_type(part: Message) -> str:
     return part.get_content_type()
 
 
-def _scan_structure(part: Message, body: Body, depth: int) -> None:
-    """Record part types, the report type and DSN blocks; does not descend
-    into attached messages (a forwarded bounce is not a bounce)."""
+def _scan_structure(part: Message, body: Body, depth: int, nested: bool = False) -> None:
+    """Record part types, the report type and DSN blocks. DSN blocks inside
+    attached messages go to ``nested_delivery_status`` (a forwarded bounce
+    is not a bounce, but a gateway may wrap a real one)."""
     if depth > _MAX_DEPTH or len(body.part_types) > _MAX_PARTS:
         return
     ctype = content_type(part)
+    if nested:
+        if ctype in {"message/delivery-status", "message/global-delivery-status"}:
+            body.nested_delivery_status.extend(_delivery_status(part))
+        elif part.is_multipart() and isinstance(part.get_payload(), list):
+            for child in part.get_payload():
+                if isinstance(child, Message):
+                    _scan_structure(child, body, depth + 1, nested=True)
+        return
     body.part_types.append(ctype)
     if ctype == "multipart/report" and body.report_type is None:
         report = part.get_param("report-type")
@@ -118,6 +157,10 @@ def _scan_structure(part: Message, body: Body, depth: int) -> None:
         body.delivery_status.extend(_delivery_status(part))
         return
     if ctype.startswith("message/"):
+        if ctype == "message/rfc822" and part.is_multipart():
+            for child in part.get_payload():
+                if isinstance(child, Message):
+                    _scan_structure(child, body, depth + 1, nested=True)
         return
     if part.is_multipart():
         payload = part.get_payload()
@@ -145,9 +188,14 @@ def _delivery_status(part: Message) -> list[DsnRecipient]:
     return parse_delivery_status_text(text)
 
 
-def _collect(part: Message, body: Body, depth: int) -> list[_Chunk]:
+def _collect(part: Message, body: Body, depth: int, seen: _Counter) -> list[_Chunk]:
     if depth > _MAX_DEPTH:
         body.notes.append("MIME nesting too deep; inner parts skipped")
+        return []
+    seen.leaves += 1
+    if seen.leaves > _MAX_PARTS:
+        if seen.leaves == _MAX_PARTS + 1:
+            body.notes.append(f"more than {_MAX_PARTS} MIME parts; the rest is skipped")
         return []
     ctype = content_type(part)
     if ctype.startswith("multipart/"):
@@ -159,9 +207,9 @@ def _collect(part: Message, body: Body, depth: int) -> list[_Chunk]:
         children = [c for c in payload if isinstance(c, Message)]
         subtype = ctype.split("/", 1)[1]
         if subtype == "alternative":
-            return _alternative(children, body, depth)
+            return _alternative(children, body, depth, seen)
         if subtype in {"related", "signed", "report"}:
-            return _collect(children[0], body, depth + 1) if children else []
+            return _collect(children[0], body, depth + 1, seen) if children else []
         if subtype == "encrypted":
             body.notes.append("encrypted mail cannot be read")
             return []
@@ -169,7 +217,7 @@ def _collect(part: Message, body: Body, depth: int) -> list[_Chunk]:
         for child in children:
             if _is_attachment(child):
                 continue
-            chunks.extend(_collect(child, body, depth + 1))
+            chunks.extend(_collect(child, body, depth + 1, seen))
         return chunks
     if ctype.startswith("message/"):
         return []
@@ -180,8 +228,10 @@ def _collect(part: Message, body: Body, depth: int) -> list[_Chunk]:
     return []
 
 
-def _alternative(children: list[Message], body: Body, depth: int) -> list[_Chunk]:
-    candidates = [_collect(child, body, depth + 1) for child in children]
+def _alternative(
+    children: list[Message], body: Body, depth: int, seen: _Counter
+) -> list[_Chunk]:
+    candidates = [_collect(child, body, depth + 1, seen) for child in children]
     candidates = [[c for c in chunks if c.text.strip()] for chunks in candidates]
     for wanted in ("plain", "html"):
         for chunks in candidates:
@@ -210,6 +260,10 @@ def _leaf(part: Message, ctype: str, body: Body) -> list[_Chunk]:
         body.notes.append("charset parameter unreadable")
     text, notes = decode_bytes(data, declared)
     body.notes.extend(notes)
+    limit = MAX_HTML_CHARS if ctype == "text/html" else MAX_PART_CHARS
+    if len(text) > limit:
+        body.notes.append(f"{ctype} part of {len(text)} characters; the first {limit} are read")
+        text = text[:limit]
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     if ctype == "text/html":
         return [_Chunk("html", html_to_text(text), html_to_text(text, drop_quotes=True))]

@@ -8,9 +8,12 @@ the bot's own address. ``classify`` decides, in this order:
    report-type=delivery-status``, ``message/delivery-status`` parts,
    ``X-Failed-Recipients``, Exchange NDR headers), plain-text bounces from
    MAILER-DAEMON/postmaster and bounce subjects ("Undelivered Mail",
-   "Unzustellbar", ...), delay warnings included. ``bounced_recipients``
-   names the addresses whose delivery *failed* (empty for a pure delay
-   warning);
+   "Unzustellbar", ...), delay warnings included, and DSNs wrapped in an
+   attached message by a gateway. ``bounced_recipients`` names the addresses
+   whose delivery *failed* (empty for a pure delay warning): the permanent
+   failures GNU Mailman's ``flufl.bounce`` found (``InboundMail.bounce_failed``)
+   if any, else our own reading of the DSN blocks, ``X-Failed-Recipients`` and
+   the report text (at most ``MAX_RECIPIENTS``);
 3. ``auto``: read receipts (MDN), abuse reports (ARF), other reports,
    auto-replies (RFC 3834 ``Auto-Submitted``, ``Precedence``, the
    ``X-Autoreply`` family, Apple and Exchange markers, auto-reply subjects),
@@ -27,7 +30,12 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from bot.mail.dsn import ROLE_LOCAL_PARTS, address_from_field, addresses_in_bounce_text
+from bot.mail.dsn import (
+    MAX_RECIPIENTS,
+    ROLE_LOCAL_PARTS,
+    address_from_field,
+    addresses_in_bounce_text,
+)
 from bot.mail.reading import InboundMail
 
 __all__ = ["KINDS", "Classification", "classify"]
@@ -54,7 +62,8 @@ _BOUNCE_SUBJECT = re.compile(
     re.IGNORECASE,
 )
 _DELAY_SUBJECT = re.compile(
-    r"delay|delayed|verz(?:ö|oe)gert|verz(?:ö|oe)gerung|still\s+being\s+retried|warning:",
+    r"delay|delayed|verz(?:ö|oe)gert|verz(?:ö|oe)gerung|still\s+being\s+retried"
+    r"|could\s+not\s+send\s+message\s+for\s+past",
     re.IGNORECASE,
 )
 _AUTO_SUBJECT = re.compile(
@@ -80,7 +89,7 @@ _AUTO_HEADERS = (
 )
 _NULL_PATH = re.compile(r"^\s*<?\s*>?\s*$")
 _DSN_TEXT_FIELD = re.compile(
-    r"^\s*(final|original)-recipient\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE
+    r"^[ \t]*(final|original)-recipient[ \t]*:[ \t]*(.{1,400})$", re.IGNORECASE | re.MULTILINE
 )
 
 
@@ -134,32 +143,59 @@ def _bounce_reason(mail: InboundMail) -> tuple[str, bool] | None:
         return "bounce with X-Failed-Recipients header", False
     if mail.header("x-ms-exchange-message-is-ndr") is not None:
         return "Exchange non-delivery report", False
+    nested = {r.action for r in mail.nested_delivery_status}
+    if nested and _sent_by_mail_system(mail):
+        delayed = nested <= {"delayed", "delivered", "relayed", "expanded"}
+        return "delivery status notification wrapped in an attached message", delayed
     local = _local_part(mail.sender)
-    delayed_subject = bool(_DELAY_SUBJECT.search(subject)) and not re.search(
-        r"fail|fehlgeschlagen|undeliver|unzustellbar", subject, re.IGNORECASE
+    # A subject only says "delay" when the detector found no permanent failure.
+    delayed_subject = (
+        not mail.bounce_failed
+        and bool(_DELAY_SUBJECT.search(subject[:200]))
+        and not re.search(r"fail|fehlgeschlagen|undeliver|unzustellbar", subject[:200], re.I)
     )
     if local in _DAEMON_LOCAL_PARTS:
         return f"sent by the mail system ({mail.sender})", delayed_subject
-    if _BOUNCE_SUBJECT.match(subject):
+    if _BOUNCE_SUBJECT.match(subject[:200]):
         return f"bounce subject {subject[:80]!r}", delayed_subject
+    if mail.bounce_failed and _sent_by_mail_system(mail):
+        return "failed recipients found by flufl.bounce", False
     return None
+
+
+def _sent_by_mail_system(mail: InboundMail) -> bool:
+    local = _local_part(mail.sender)
+    path = mail.header("return-path")
+    return (
+        local in _DAEMON_LOCAL_PARTS
+        or bool(_BOUNCE_SUBJECT.match(mail.subject[:200]))
+        or (path is not None and bool(_NULL_PATH.match(path)))
+    )
 
 
 def _failed_recipients(mail: InboundMail, own: set[str]) -> tuple[str, ...]:
     found: list[str] = []
+    seen: set[str] = set(own)
 
     def add(address: str | None) -> None:
-        if address and address not in own and address not in found:
+        if address and address not in seen and len(found) < MAX_RECIPIENTS:
+            seen.add(address)
             found.append(address)
 
-    for recipient in mail.delivery_status:
+    # flufl.bounce first: it knows the formats of the common MTAs.
+    lowered = mail.text.lower() if mail.bounce_failed else ""
+    for address in sorted(mail.bounce_failed, key=lambda a: _position(lowered, a)):
+        add(address)
+    if found:
+        return tuple(found)
+    for recipient in mail.delivery_status or mail.nested_delivery_status:
         if recipient.failed:
             for address in recipient.addresses:
                 add(address)
     for value in mail.header_values("x-failed-recipients"):
         for part in value.split(","):
             add(address_from_field(part))
-    if found or mail.delivery_status:
+    if found or mail.delivery_status or mail.nested_delivery_status:
         return tuple(found)
     for match in _DSN_TEXT_FIELD.finditer(mail.text):
         add(address_from_field(match.group(2)))
@@ -171,6 +207,11 @@ def _failed_recipients(mail: InboundMail, own: set[str]) -> tuple[str, ...]:
     for address in addresses_in_bounce_text(mail.text, exclude):
         add(address)
     return tuple(found)
+
+
+def _position(text: str, address: str) -> tuple[int, str]:
+    at = text.find(address)
+    return (at if at >= 0 else len(text), address)
 
 
 # -- other automated mail -----------------------------------------------------------
@@ -195,7 +236,7 @@ def _auto_reason(mail: InboundMail) -> str | None:
     for name in _AUTO_HEADERS:
         if mail.header(name) is not None:
             return f"auto-reply header {name}"
-    if _AUTO_SUBJECT.match(mail.subject):
+    if _AUTO_SUBJECT.match(mail.subject[:200]):
         return f"auto-reply subject {mail.subject[:80]!r}"
     for name in ("return-path", "x-envelope-from"):
         values = mail.header_values(name)

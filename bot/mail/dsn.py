@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 __all__ = [
+    "MAX_RECIPIENTS",
     "DsnRecipient",
     "address_from_field",
     "addresses_in_bounce_text",
@@ -20,19 +21,31 @@ __all__ = [
     "recipient_from_fields",
 ]
 
+# Bounded repetitions: a long run of address characters without ``@`` costs
+# linear time, not quadratic. A quote or ``=`` glued on the front ("'anne@x'",
+# "to=anne@x") is not part of the address; nor is a quote at the end.
 _ADDRESS = re.compile(
-    r"(?<![\w.+\-=@])([A-Za-z0-9!#$%&'*+/=?^_`{|}~.\-]+@[A-Za-z0-9](?:[A-Za-z0-9\-.]*[A-Za-z0-9])?)"
+    r"(?<![\w.+\-=@])([A-Za-z0-9!#$%&*+/?^_`{|}~.\-][A-Za-z0-9!#$%&'*+/=?^_`{|}~.\-]{0,63}"
+    r"@[A-Za-z0-9](?:[A-Za-z0-9\-.]{0,253}[A-Za-z0-9])?)"
 )
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_KEY_PREFIX = re.compile(r"^[A-Za-z][A-Za-z\-]{0,30}=")
 
 # Where a plain-text bounce starts quoting the returned original message.
 _ORIGINAL_STARTS = re.compile(
     r"^\s*(?:-{2,}.*(?:copy of the message|original message|below this line|header of the "
     r"original|returned message|undelivered message|message follows|headers? follows?)"
-    r"|original message follows|bounced e-?mail\s*:|the original message (?:was|is)"
+    r"|original message follows|bounced e-?mail\s*:"
+    r"|the original message (?:was|is)(?! received at)"
     r"|-{2,}\s*(?:urspr(?:ü|ue)ngliche nachricht|original-nachricht)"
     r"|(?:return-path|received|dkim-signature|message-id|mime-version|x-[\w-]+)\s*:\s*\S)",
     re.IGNORECASE,
 )
+
+#: At most this many failed recipients are taken from one bounce.
+MAX_RECIPIENTS = 100
+#: Longer lines of a bounce report are read up to this length.
+_MAX_LINE = 4000
 
 #: Local parts that never belong to a player (mail software and role accounts).
 ROLE_LOCAL_PARTS = frozenset(
@@ -75,7 +88,13 @@ def address_from_field(value: str | None) -> str | None:
         return None
     _, _, rest = value.rpartition(";") if ";" in value else ("", "", value)
     match = _ADDRESS.search(rest) or _ADDRESS.search(value)
-    return match.group(1).strip(".").lower() if match else None
+    return _tidy(match.group(1)) if match else None
+
+
+def _tidy(address: str) -> str:
+    """Lower case, without trailing dots, quotes, or a ``key=`` glued on the front."""
+    address = _KEY_PREFIX.sub("", address.strip(".'")).strip(".'")
+    return address.lower()
 
 
 def recipient_from_fields(fields: Mapping[str, str]) -> DsnRecipient | None:
@@ -98,7 +117,7 @@ def parse_delivery_status_text(text: str) -> list[DsnRecipient]:
     continuation lines starting with blanks. Unknown lines are skipped.
     """
     recipients: list[DsnRecipient] = []
-    for block in re.split(r"\n[ \t]*\n", text.replace("\r\n", "\n").replace("\r", "\n")):
+    for block in _BLANK_LINE.split(text.replace("\r\n", "\n").replace("\r", "\n")):
         fields: dict[str, str] = {}
         last: str | None = None
         for line in block.split("\n"):
@@ -125,13 +144,19 @@ def addresses_in_bounce_text(text: str, exclude: Iterable[str] = ()) -> list[str
     """
     excluded = {a.lower() for a in exclude}
     found: list[str] = []
+    seen: set[str] = set()
     for line in text.splitlines():
         if _ORIGINAL_STARTS.match(line):
             break
+        if len(line) > _MAX_LINE:
+            line = line[:_MAX_LINE]
         for match in _ADDRESS.finditer(line):
-            address = match.group(1).strip(".").lower()
+            address = _tidy(match.group(1))
             local = address.split("@", 1)[0]
-            if address in excluded or local in ROLE_LOCAL_PARTS or address in found:
+            if address in excluded or local in ROLE_LOCAL_PARTS or address in seen:
                 continue
+            seen.add(address)
             found.append(address)
+            if len(found) >= MAX_RECIPIENTS:
+                return found
     return found

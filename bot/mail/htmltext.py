@@ -40,6 +40,8 @@ _QUOTE_CLASSES = frozenset(
 )
 _STOP_IDS = frozenset({"divrplyfwdmsg", "appendonsend", "stopspelling", "divrplyfwdmsg_"})
 _STOP_CLASSES = frozenset({"outlookmessageheader", "divrplyfwdmsg"})
+#: Deeper blockquotes get no more "> " marks (the output stays linear in the input).
+_MAX_QUOTE_DEPTH = 8
 _WHITESPACE = re.compile(r"[ \t\r\n\f\v\u00a0\u200b\u2007\u202f]+")
 
 
@@ -175,7 +177,7 @@ class _Converter(HTMLParser):
             self._break_line()
         out: list[str] = []
         for depth, text in self._lines:
-            prefix = "> " * depth
+            prefix = "> " * min(depth, _MAX_QUOTE_DEPTH)
             line = (prefix + text).rstrip()
             if not line and out and not out[-1]:
                 continue  # at most one blank line in a row

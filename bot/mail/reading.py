@@ -13,6 +13,7 @@ charsets do not fail, and very long headers skip the structured parser.
 
 from __future__ import annotations
 
+import dataclasses
 import email.header
 import email.policy
 import email.utils
@@ -24,11 +25,23 @@ from datetime import UTC, datetime
 from email.message import Message
 from email.parser import BytesParser
 
-from bot.mail.body import decode_bytes, extract_body
+from bot.mail.body import MAX_PART_CHARS, decode_bytes, extract_body, fresh_part
+from bot.mail.bounces import bounce_failures, may_be_bounce
 from bot.mail.dsn import DsnRecipient
-from bot.mail.quotes import strip_quotes
+from bot.mail.quotes import is_bot_reply_id
 
-__all__ = ["InboundMail", "read_message"]
+__all__ = ["MAX_BOUNDARIES", "MAX_DELIMITERS", "MAX_READ_SIZE", "InboundMail", "read_message"]
+
+#: Of a larger mail only the first this many bytes are parsed (memory stays bounded;
+#: ``size`` still reports the whole size).
+MAX_READ_SIZE = 2 * 1024 * 1024
+#: A mail declaring more multipart boundaries than this (deep nesting: the
+#: standard library's parser is quadratic in the depth) is read as one text.
+MAX_BOUNDARIES = 64
+_BOUNDARY_PARAM = re.compile(rb"boundary[ \t]*=", re.IGNORECASE)
+#: A mail with more lines starting with ``--`` (MIME delimiters) is read as one text.
+MAX_DELIMITERS = 1000
+_DELIMITER = re.compile(rb"\n--")
 
 
 class _ReadingPolicy(email.policy.EmailPolicy):
@@ -94,6 +107,9 @@ class InboundMail:
     report_type: str | None = None
     part_types: tuple[str, ...] = ()
     delivery_status: tuple[DsnRecipient, ...] = ()
+    nested_delivery_status: tuple[DsnRecipient, ...] = ()
+    bounce_failed: tuple[str, ...] = ()
+    bounce_delayed: tuple[str, ...] = ()
     text: str = ""
     fresh_text: str = ""
     body_source: str = "none"  # 'plain', 'html', 'mixed' or 'none'
@@ -110,21 +126,60 @@ class InboundMail:
         return tuple(self.headers.get(name.lower(), ()))
 
     @property
+    def answers_bot(self) -> bool:
+        """This mail answers one of the bot's own mails (by In-Reply-To or References)."""
+        return is_bot_reply_id(self.in_reply_to) or any(
+            is_bot_reply_id(ref) for ref in self.references
+        )
+
+    @property
     def reply_address(self) -> str | None:
         """Where an answer goes: ``Reply-To`` if given, else the sender."""
         return self.reply_to or self.sender
 
 
-def read_message(raw: bytes) -> InboundMail:
-    """Read one raw RFC 5322 message. Never raises."""
+def read_message(raw: bytes, *, max_size: int = MAX_READ_SIZE) -> InboundMail:
+    """Read one raw RFC 5322 message. Never raises.
+
+    Work and memory are linear in ``min(len(raw), max_size)``: of a larger
+    mail only the first ``max_size`` bytes (up to a line end) are read, and
+    a defect says so; ``size`` is the size of the whole mail.
+    """
     try:
         data = _as_bytes(raw)
     except Exception as exc:
         return InboundMail(size=0, defects=(f"input is not bytes: {exc}",), unreadable=True)
+    size = len(data)
+    notes: list[str] = []
+    if size > max_size:
+        cut = data.rfind(b"\n", max(0, max_size - 65536), max_size)
+        data = data[: cut + 1 if cut > 0 else max(max_size, 0)]
+        notes.append(f"mail of {size} bytes; only the first {len(data)} bytes are read")
     try:
-        return _read(data)
+        if _more_than(_BOUNDARY_PARAM, data, MAX_BOUNDARIES) or _more_than(
+            _DELIMITER, data, MAX_DELIMITERS
+        ):
+            notes.append(
+                f"more than {MAX_BOUNDARIES} MIME boundaries or {MAX_DELIMITERS} part "
+                "delimiters; the body is read as text"
+            )
+            return _with(_fallback(data, notes[-1]), size, notes)
+        return _with(_read(data), size, notes)
     except Exception as exc:  # the contract is: never raise
-        return _fallback(data, f"parser failed: {type(exc).__name__}: {exc}")
+        return _with(_fallback(data, f"parser failed: {type(exc).__name__}: {exc}"), size, notes)
+
+
+def _more_than(pattern: re.Pattern[bytes], data: bytes, limit: int) -> bool:
+    """``pattern`` occurs more than ``limit`` times in ``data`` (stops counting there)."""
+    return any(count > limit for count, _ in enumerate(pattern.finditer(data), 1))
+
+
+def _with(mail: InboundMail, size: int, notes: list[str]) -> InboundMail:
+    """``mail`` with the whole size and the notes of ``read_message`` itself."""
+    if size == mail.size and not notes:
+        return mail
+    defects = tuple(_dedupe([*notes, *mail.defects])[:_MAX_DEFECTS])
+    return dataclasses.replace(mail, size=size, defects=defects)
 
 
 def _as_bytes(raw: object) -> bytes:
@@ -158,6 +213,12 @@ def _read(data: bytes) -> InboundMail:
     defects.extend(body.notes)
     defects.extend(_mime_defects(msg))
     text = _clean(body.text)
+    failed: tuple[str, ...] = ()
+    delayed: tuple[str, ...] = ()
+    if may_be_bounce(headers, body.part_types):
+        failed, delayed, note = bounce_failures(msg, len(data))
+        if note:
+            defects.append(note)
     return InboundMail(
         size=len(data),
         message_id=message_id,
@@ -175,6 +236,9 @@ def _read(data: bytes) -> InboundMail:
         report_type=body.report_type,
         part_types=tuple(body.part_types),
         delivery_status=tuple(body.delivery_status),
+        nested_delivery_status=tuple(body.nested_delivery_status),
+        bounce_failed=failed,
+        bounce_delayed=delayed,
         text=text,
         fresh_text=_clean(body.fresh_text),
         body_source=body.source,
@@ -404,7 +468,7 @@ def _fallback(data: bytes, reason: str) -> InboundMail:
                 headers.setdefault(last, []).append(decode_bytes(match.group(2), None)[0])
         frozen = {k: tuple(_clean(x) for x in v) for k, v in headers.items()}
         sender, sender_name = _sender(frozen, defects)
-        text = _clean(decode_bytes(rest, None)[0])
+        text = _clean(decode_bytes(rest[: MAX_PART_CHARS * 2], None)[0][:MAX_PART_CHARS])
         return InboundMail(
             size=len(data),
             sender=sender,
@@ -413,7 +477,7 @@ def _fallback(data: bytes, reason: str) -> InboundMail:
             message_id=_message_id(_first(frozen, "message-id")),
             headers=frozen,
             text=text,
-            fresh_text=strip_quotes(text),
+            fresh_text=fresh_part(text),
             body_source="plain" if text.strip() else "none",
             defects=tuple(defects),
             unreadable=sender is None and not text.strip(),

@@ -7,6 +7,7 @@ import email
 import re
 from email import policy
 
+from bot.mail.quotes import BOT_REPLY_MARKER
 from bot.mail.transport import IncomingMail
 from tests.service.harness import BOT, Game
 
@@ -16,7 +17,12 @@ def reply_texts(game: Game) -> list[tuple[str, str, str]]:
     for sent in game.flush():
         msg = email.message_from_bytes(sent.raw, policy=policy.default)
         body = msg.get_body(("plain",))
-        out.append((msg["To"], str(msg["Subject"]), body.get_content() if body else ""))
+        text = body.get_content() if body else ""
+        if msg["Auto-Submitted"] == "auto-replied":
+            # Every reply opens with the bot's marker (never read again as a command).
+            marker, _, text = text.partition("\n")
+            assert marker.strip() == BOT_REPLY_MARKER, text
+        out.append((msg["To"], str(msg["Subject"]), text))
     return out
 
 
@@ -37,7 +43,8 @@ def test_new_manager_registers_and_gets_password(game: Game) -> None:
     assert "hans@player.example" in to
     assert subject == "Re: Aufstellung"
     assert "Rote Teufel" in text and "8-8-16-21-21" in text  # budget shortening shown
-    assert "Gruß Hans" in text  # listed as ignored
+    assert "| Hallo," in text  # listed as ignored
+    assert "Gruß Hans" not in text  # a sign-off is no "not understood" line (RULES.md §9)
     assert password_of(text)
 
 
