@@ -1,27 +1,37 @@
 """The inbound use case: a mail -> spool, dedupe, read, classify, moves, ONE reply — once.
 
-``Ingestor.ingest`` handles one ``IncomingMail``:
+``Ingestor.ingest_batch`` handles the ``IncomingMail``s of one poll batch
+(``Ingestor.ingest`` is a batch of one):
 
-1. the raw bytes are archived in the spool (before anything parses them);
-2. the ledger (``inbound``) is asked whether this mail was handled already
-   (same IMAP UIDVALIDITY+UID, or the very same bytes) — then nothing happens
-   again and the caller may simply mark it processed;
-3. the mail is read and classified; bounces are recorded against their
+1. the raw bytes of the whole batch are archived in the spool (before
+   anything parses them) and flushed to disk with one sync;
+2. ONE write transaction on ONE connection then takes the mails in order
+   (a batch that holds the write lock longer than
+   ``IngestSettings.max_transaction_seconds`` is committed in parts, all
+   before the caller marks anything processed);
+3. per mail, the ledger (``inbound``) is asked whether it was handled
+   already (same IMAP UIDVALIDITY+UID, or the very same bytes; earlier
+   mails of the batch count) — then nothing happens again;
+4. the mail is read and classified; bounces are recorded against their
    manager, auto-replies and the bot's own mail are only ledgered;
-4. a human's mail is checked against the limits, parsed, applied by the
+5. a human's mail is checked against the limits, parsed, applied by the
    league, and its one reply rendered and queued in the outbox — the ledger
-   row, the state change and the reply in ONE transaction;
-5. if anything unexpected fails, the transaction is rolled back and the mail
-   is ledgered as a dead letter with an "internal error" reply, so no mail
-   is lost, none is applied twice, and the worker never crashes on input.
+   row, the state change and the reply inside ONE savepoint of the batch;
+6. if anything unexpected fails, only that mail's savepoint is rolled back
+   and the mail is ledgered as a dead letter with an "internal error"
+   reply; the rest of the batch stands. So no mail is lost, none is applied
+   twice, and the worker never crashes on input. A crash before the commit
+   loses the whole batch's work, not its mails: they are still in the
+   inbox, and the next poll handles them again.
 """
 
 from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -32,7 +42,7 @@ from bot.mail.classify import Classification, classify
 from bot.mail.compose import MailKind, is_message_id
 from bot.mail.grammar import parse_moves
 from bot.mail.reading import InboundMail, read_message
-from bot.mail.spool import SpooledMail, spool
+from bot.mail.spool import SpooledMail, spool_many
 from bot.mail.transport import IncomingMail, MailSource
 from bot.render.environment import Environments
 from bot.render.model import RenderedMail
@@ -59,6 +69,9 @@ class IngestSettings:
     max_text_bytes: int = 512 * 1024
     max_command_lines: int = 60
     max_mails_per_hour: int = 20
+    #: A batch's transaction is committed (and a new one begun) once it has
+    #: held the write lock this long, so other writers never wait for minutes.
+    max_transaction_seconds: float = 5.0
 
     @property
     def all_own_addresses(self) -> frozenset[str]:
@@ -101,27 +114,57 @@ class Ingestor:
 
     def ingest(self, mail: IncomingMail) -> IngestResult:
         """Handle one mail exactly once; never raises for anything in the mail."""
+        return self.ingest_batch([mail])[0]
+
+    def ingest_batch(self, mails: Sequence[IncomingMail]) -> list[IngestResult]:
+        """Handle each mail exactly once, in order, in one transaction (see the
+        module doc); never raises for anything in a mail. Raises ``OSError`` or
+        ``StorageError`` when the spool or the database fails — then nothing
+        of the batch was committed (or, past ``max_transaction_seconds``, only
+        whole mails were), and the caller must not mark the mails processed."""
+        if not mails:
+            return []
+        spooled = spool_many(self.settings.spool_dir, [m.raw for m in mails], self.clock())
+        pending = list(zip(mails, spooled, strict=True))
+        results: list[IngestResult] = []
+        limit = self.settings.max_transaction_seconds
+        while pending:
+            with self.db.transaction() as conn:
+                began = time.monotonic()
+                while pending:
+                    mail, spooled_mail = pending.pop(0)
+                    results.append(self._one(conn, mail, spooled_mail))
+                    if time.monotonic() - began >= limit:
+                        break
+        return results
+
+    # -- steps -----------------------------------------------------------------
+
+    def _one(
+        self, conn: sqlite3.Connection, mail: IncomingMail, spooled: SpooledMail
+    ) -> IngestResult:
+        """One mail inside the batch's transaction, in its own savepoint."""
         now = self.clock()
-        spooled = spool(self.settings.spool_dir, mail.raw, now)
-        known = self._known(mail, spooled)
+        known = self._known(conn, mail, spooled)
         if known is not None:
             return IngestResult(known, InboundKind.DUPLICATE, "already processed",
                                 duplicate=True)
         parsed = read_message(mail.raw)
         verdict = classify(parsed, self.settings.all_own_addresses)
         try:
-            with self.db.transaction() as conn:
+            with savepoint(conn, "mail"):
                 return self._apply(conn, mail, spooled, parsed, verdict, now)
-        except Exception as exc:  # a bug or a broken database must not lose the mail
+        except Exception as exc:  # a bug must not lose the mail, nor the batch
+            if not conn.in_transaction:  # the database itself gave up: abort the batch
+                raise
             log.exception("ingest failed for %r; recording it as a dead letter", mail)
-            return self._dead_letter(mail, spooled, parsed, verdict, now, exc)
+            return self._dead_letter(conn, mail, spooled, parsed, verdict, now, exc)
 
-    # -- steps -----------------------------------------------------------------
-
-    def _known(self, mail: IncomingMail, spooled: SpooledMail) -> int | None:
-        with self.db.read() as conn:
-            return ledger.known(conn, source=mail.source, uidvalidity=mail.uidvalidity,
-                                uid=mail.uid, sha256=spooled.sha256)
+    def _known(
+        self, conn: sqlite3.Connection, mail: IncomingMail, spooled: SpooledMail
+    ) -> int | None:
+        return ledger.known(conn, source=mail.source, uidvalidity=mail.uidvalidity,
+                            uid=mail.uid, sha256=spooled.sha256)
 
     def _ledger(
         self,
@@ -300,6 +343,7 @@ class Ingestor:
 
     def _dead_letter(
         self,
+        conn: sqlite3.Connection,
         mail: IncomingMail,
         spooled: SpooledMail,
         parsed: InboundMail,
@@ -308,7 +352,7 @@ class Ingestor:
         exc: BaseException,
     ) -> IngestResult:
         summary = f"{Outcome.INTERNAL_ERROR}: {type(exc).__name__}: {exc}"
-        with self.db.transaction() as conn:
+        with savepoint(conn, "dead_letter"):
             inbound_id = self._ledger(conn, mail, spooled, parsed, verdict.kind, now)
             replied = False
             if verdict.answerable and parsed.sender:
@@ -349,9 +393,9 @@ def poll(source: MailSource, ingestor: Ingestor, *, batch: int) -> PollReport:
     results: list[IngestResult] = []
     while True:
         mails = source.fetch_new(limit=batch)
-        results.extend(ingestor.ingest(mail) for mail in mails)
-        # Each mail's transaction has committed; a crash before this line
-        # only makes the next poll see them again, and the ledger skips them.
+        results.extend(ingestor.ingest_batch(mails))
+        # The batch's transaction has committed; a crash before this line
+        # only makes the next poll see the mails again, and the ledger skips them.
         source.mark_processed_many(mails)
         if len(mails) < batch:
             return PollReport(tuple(results))

@@ -431,25 +431,28 @@ def test_bot_killed_half_way_through_a_batch_resumes_without_doubles(
     raws = first_mails()
     dovecot.append_many(raws)
     first = make_app(config, clock)
-    real_ingest = first.ingestor.ingest
-    done: list[IncomingMail] = []
+    real_submit = first.league.submit
+    done: list[str] = []
 
-    def ingest_then_die(mail: IncomingMail):  # type: ignore[no-untyped-def]
-        if len(done) == 2:
+    def submit_then_die(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if len(done) == 2:  # inside the batch's transaction, after two mails' work
             raise KeyboardInterrupt("the bot process is killed")  # not an Exception
-        done.append(mail)
-        return real_ingest(mail)
+        done.append(kwargs["sender"])
+        return real_submit(*args, **kwargs)
 
-    first.ingestor.ingest = ingest_then_die  # type: ignore[method-assign]
+    first.league.submit = submit_then_die  # type: ignore[method-assign]
     with pytest.raises(KeyboardInterrupt):
         first.poll_once()
     first.close()
+    assert len(done) == 2
+    assert len(dovecot.list_folder("INBOX")) == len(raws)  # none marked processed
 
     second = make_app(config, clock)  # a new process over the same state
     try:
-        assert len(ledger(second)) == 2
+        # One transaction per batch: the killed batch left nothing half done.
+        assert ledger(second) == [] and moves(second) == []
         report = second.poll_once()
-        assert [r.duplicate for r in report.results] == [True, True, False, False]
+        assert [r.duplicate for r in report.results] == [False, False, False, False]
         assert moves(second) == FIRST_MOVES
         assert_each_mail_once_with_one_threaded_reply(second, raws)
         assert_mailbox_done(dovecot, raws)
