@@ -194,6 +194,12 @@ def record_failed_attempt(
     return RetryRow(inbound_id, attempts, outcome)
 
 
+def outcome_of(conn: sqlite3.Connection, inbound_id: int) -> str:
+    """The outcome line of one ledger row ('' while unset or unknown)."""
+    row = conn.execute("SELECT outcome FROM inbound WHERE id = ?", (inbound_id,)).fetchone()
+    return (row[0] or "") if row else ""
+
+
 def forget_retry(conn: sqlite3.Connection, retry: RetryRow) -> None:
     """Drop the ``retry`` row of a mail that is now handled (in the same
     transaction that ledgers it for good)."""
