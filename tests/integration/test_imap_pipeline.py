@@ -298,8 +298,13 @@ class KillBeforeMark:
         self.server = server
         self.killed = False
 
-    def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
-        return self.inner.fetch_new(limit)
+    def fetch_new(
+        self, limit: int | None = None, *, max_size: int | None = None
+    ) -> list[IncomingMail]:
+        return self.inner.fetch_new(limit, max_size=max_size)
+
+    def quarantine(self, mail: IncomingMail) -> None:
+        self.inner.quarantine(mail)
 
     def mark_processed(self, mail: IncomingMail) -> None:
         self.mark_processed_many([mail])
@@ -341,6 +346,10 @@ def test_server_killed_before_the_move_loses_and_doubles_nothing(
     assert_mailbox_done(dovecot, raws)
     app.drain_outbox()
     assert_sent_once_each(smtp_server, raws)
+
+
+#: FETCH commands per batch: the sizes first (RFC822.SIZE), then the bodies.
+FETCHES_PER_BATCH = 2
 
 
 class KillDuringFetch(ImapMailbox):
@@ -390,7 +399,8 @@ def test_server_killed_during_a_fetch_loses_and_doubles_nothing(
     raws = five_mails()
     dovecot.append_many(raws)
     app.source.close()
-    app.source = KillDuringFetch(app.config, dovecot, at_fetch=2, restart_in_backoff=False)
+    app.source = KillDuringFetch(app.config, dovecot, at_fetch=FETCHES_PER_BATCH + 1,
+                                  restart_in_backoff=False)
     with pytest.raises(TransportError):
         app.poll_once()  # the first batch went through, the second FETCH died
     assert len(ledger(app)) == 2
@@ -415,7 +425,8 @@ def test_server_back_within_the_reconnect_backoff_is_invisible_to_the_poll(
     raws = five_mails()
     dovecot.append_many(raws)
     app.source.close()
-    source = KillDuringFetch(app.config, dovecot, at_fetch=2, restart_in_backoff=True)
+    source = KillDuringFetch(app.config, dovecot, at_fetch=FETCHES_PER_BATCH + 1,
+                            restart_in_backoff=True)
     app.source = source
     report = app.poll_once()  # one call: the mailbox reconnected by itself
     assert source.pauses and dovecot.running

@@ -133,8 +133,15 @@ def test_one_bad_mail_rolls_back_only_itself(
     monkeypatch.setattr(game.league, "submit", submit)
     report = poll(game.inbox, game.ingestor, batch=50)
     outcomes = [r.outcome for r in report.results]
-    assert outcomes[2].startswith("internal_error: RuntimeError: boom")
+    assert outcomes[2].startswith("retry: 1 failed attempt(s): RuntimeError: boom")
     assert all(o.startswith("accepted") for i, o in enumerate(outcomes) if i != 2), outcomes
+    # The failing mail is tried again at each poll, then quarantined with the apology.
+    for _ in range(2, game.settings.max_attempts + 1):
+        (again,) = poll(game.inbox, game.ingestor, batch=50).results
+    assert again.quarantined and again.outcome.startswith(
+        f"quarantined: handling failed {game.settings.max_attempts} times "
+        "(last: RuntimeError: boom)")
+    assert len(list((game.root / "state" / "maildir" / "quarantine" / "cur").iterdir())) == 1
     stored = lineups(game)
     assert stored["Team 2"] == "10-10-15-15-20"  # its change rolled back ...
     assert all(stored[f"Team {n}"] == "5-5-20-25-35" for n in range(6) if n != 2)  # ... only
