@@ -52,7 +52,7 @@ from bot.mail.grammar import parse_moves
 from bot.mail.quotes import is_bot_reply_id, is_bot_reply_marker
 from bot.mail.reading import InboundMail, read_message
 from bot.mail.spool import SpooledMail, spool_many
-from bot.mail.transport import IncomingMail, MailSource
+from bot.mail.transport import IncomingMail, MailSource, header_section
 from bot.render.environment import Environments
 from bot.render.model import RenderedMail
 from bot.render.reply import Problem, render_problem, render_reply
@@ -453,7 +453,8 @@ class Ingestor:
         assert parsed.sender is not None
         answer = forgot_password(
             conn, self.league, sender=parsed.sender, subject=parsed.subject,
-            language=moves.language if moves.language_known else s.language,
+            language=moves.language if moves.language_known else None,
+            default_language=s.language,
             game_name=s.game_name, game_address=s.bot_address, now=now, inbound_id=inbound_id,
         )
         self._queue_reply(conn, inbound_id, parsed, spooled, answer.rendered, now,
@@ -476,6 +477,12 @@ class Ingestor:
         with the "internal error" reply (one reply, as for every mail)."""
         s = self.settings
         error = f"{type(exc).__name__}: {exc}"
+        if parsed is None:  # reading failed: the header alone (at most 64 KiB) names the sender
+            try:
+                parsed = read_message(header_section(mail.raw))
+                verdict = classify(parsed, s.all_own_addresses)
+            except Exception:  # pragma: no cover - read_message never raises
+                parsed, verdict = None, None
         kind = verdict.kind if verdict is not None else InboundKind.UNREADABLE
         record = InboundRecord(
             source=source_kind(mail.source), uidvalidity=mail.uidvalidity, uid=mail.uid,

@@ -92,24 +92,28 @@ def forgot_password(
     *,
     sender: str,
     subject: str,
-    language: str,
+    language: str | None,
+    default_language: str,
     game_name: str,
     game_address: str,
     now: datetime,
     inbound_id: int,
 ) -> ForgotAnswer:
-    """Answer one ``Passwort vergessen`` mail inside ``conn``'s transaction."""
-    language = language if language in _TEXTS else "de"
+    """Answer one ``Passwort vergessen`` mail inside ``conn``'s transaction, in
+    the mail's ``language`` (None: it did not show one), else the manager's,
+    else ``default_language``."""
     address = normalize_address(sender)
     manager = managers.manager_by_address(conn, address)
     fields = {"game": game_name, "address": game_address, "sender": sender}
+    known = manager.language if manager is not None else None
+    language = language or known or default_language
+    language = language if language in _TEXTS else "de"
     if manager is None:
         return ForgotAnswer(
             _mail("unknown", language, subject, fields), sender, None,
             f"{Outcome.REJECTED}: forgot password from an unregistered address; "
             "nothing changed",
         )
-    language = manager.language or language
     fields["name"] = manager.display_name or ("Manager" if language == "de" else "manager")
     recent = ledger.recent_human_outcomes(
         conn, manager.address, since=now - RESET_INTERVAL, other_than=inbound_id
