@@ -47,6 +47,9 @@ DELETED = b"\\Deleted"
 IDLE_RENEW_SECONDS = 25 * 60
 #: UIDs per FETCH command (bounds the size of one server response).
 FETCH_CHUNK = 500
+#: Bodies per FETCH command add up to at most this many bytes (one answer is
+#: held in memory whole), unless a single mail is larger.
+FETCH_BYTES = 16 * 1024 * 1024
 #: The header section of a mail too large to fetch, at most HEADER_BYTES of it.
 HEADER_ITEM = f"BODY.PEEK[HEADER]<0.{HEADER_BYTES}>"
 
@@ -373,7 +376,9 @@ class ImapMailbox:
             sizes = {uid: int(item.get(b"RFC822.SIZE", 0)) for uid, item in meta.items()}
             small = [u for u in chunk if u in sizes and (max_size is None or sizes[u] <= max_size)]
             large = [u for u in chunk if u in sizes and u not in small]
-            bodies = client.fetch(small, ["BODY.PEEK[]"]) if small else {}
+            bodies: dict[int, dict[bytes, object]] = {}
+            for group in _by_bytes(small, sizes, FETCH_BYTES):
+                bodies.update(client.fetch(group, ["BODY.PEEK[]"]))
             heads = client.fetch(large, [HEADER_ITEM]) if large else {}
             for uid in chunk:
                 if uid in bodies and b"BODY[]" in bodies[uid]:
@@ -538,6 +543,20 @@ class ImapMailbox:
             if not responses and wait < remaining:
                 client.idle_done()  # renew a long IDLE (RFC 2177)
                 client.idle()
+
+
+def _by_bytes(uids: Sequence[int], sizes: Mapping[int, int], limit: int) -> list[list[int]]:
+    """``uids`` in order, grouped so that each group's sizes add up to at most
+    ``limit`` (a single larger mail is a group of its own)."""
+    groups: list[list[int]] = []
+    total = 0
+    for uid in uids:
+        if not groups or total + sizes[uid] > limit:
+            groups.append([])
+            total = 0
+        groups[-1].append(uid)
+        total += sizes[uid]
+    return groups
 
 
 def _header_part(item: Mapping[bytes, object]) -> bytes | None:

@@ -104,3 +104,11 @@ def test_maildir_quarantine_moves_the_file(tmp_path):
     assert [m.raw for m in inbox.fetch_new()] == [second.raw]
     files = list((tmp_path / "quarantine" / "cur").iterdir())
     assert [f.read_bytes() for f in files] == [small(1)]
+
+
+def test_bodies_are_fetched_in_groups_of_bounded_size():
+    from bot.mail.imap_source import _by_bytes
+
+    sizes = {1: 5, 2: 5, 3: 20, 4: 1, 5: 9}
+    assert _by_bytes([1, 2, 3, 4, 5], sizes, 10) == [[1, 2], [3], [4, 5]]
+    assert _by_bytes([], sizes, 10) == []
