@@ -145,8 +145,9 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
         "bounces": [t for _a, k, t in outcome if k == InboundKind.BOUNCE],
         "errors": [f"{a}: {t}" for a, k, t in outcome
                    if k == InboundKind.HUMAN
-                   and not t.startswith((Outcome.ACCEPTED, Outcome.INTERNAL_ERROR))],
-        "quarantined": [f"{a}: {subject!r}: {t}" for a, subject, t in quarantined],
+                   and not t.startswith((Outcome.ACCEPTED, Outcome.INTERNAL_ERROR,
+                                         Outcome.FORGED, Outcome.RETRY, Outcome.QUARANTINED,
+                                         Outcome.PASSWORD_RESET))],
         "mails_processed": len(outcome),
         "moves": moves,
         "evaluated_round": round_number,
@@ -154,6 +155,11 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
     }
     if deleted:
         stats["teams_deleted"] = deleted
+    if quarantined:
+        stats["quarantined"] = [f"{a}: {subject!r}: {t}" for a, subject, t in quarantined]
+    forged = [f"{a}: {t}" for a, _k, t in outcome if t.startswith(Outcome.FORGED)]
+    if forged:
+        stats["forged"] = forged
     return stats
 
 
