@@ -26,7 +26,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 import bot.render.formatting as formatting
 import bot.render.textwidth as textwidth
 from bot.render.formatting import check_language
-from bot.render.reasons import reason
+from bot.render.reasons import describe_note, name_refusal, reason, suggestion_text
 
 #: The templates shipped with the bot (``<repository>/templates``).
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
@@ -75,6 +75,11 @@ def make_environment(language: str, templates_dir: Path | None = None) -> Enviro
     env.filters["rjust"] = textwidth.rjust
     env.filters["clean"] = textwidth.clean
     env.filters["reason"] = partial(reason, language=language)
+    env.filters["note"] = partial(describe_note, language=language)
+    env.filters["suggestion"] = partial(suggestion_text, language=language)
+    env.filters["name_refusal"] = lambda name, kind, other=None: name_refusal(
+        kind, name, language, other
+    )
     env.filters["score"] = score
     env.globals.update(
         language=language,

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from bot.league.moves import normalize_address
+from bot.league.moves import normalize_address, sender_team_names
 from bot.league.outcome import MoveOutcome
 from bot.league.passwords import verify_password
 from bot.league.service import League
@@ -184,8 +184,8 @@ class Ingestor:
         # Reading depends on the mail's content: bounded (module doc, bot.service.bounded).
         isolate = retry is not None or mail.whole_size > ISOLATE_ABOVE
         try:
-            parsed, verdict, moves = run_bounded(
-                read_mail, mail.raw, s.all_own_addresses, s.max_text_bytes,
+            parsed, verdict = run_bounded(
+                read_mail, mail.raw, s.all_own_addresses,
                 seconds=s.handling_seconds, isolate=isolate,
             )
         except Exception as exc:
@@ -195,7 +195,7 @@ class Ingestor:
             with savepoint(conn, "mail"):
                 if retry is not None:
                     ledger.forget_retry(conn, retry)
-                return self._apply(conn, mail, spooled, parsed, verdict, moves, now)
+                return self._apply(conn, mail, spooled, parsed, verdict, now, isolate)
         except Exception as exc:  # a bug must not lose the mail, nor the batch
             if not conn.in_transaction:  # the database itself gave up: abort the batch
                 raise
@@ -231,8 +231,8 @@ class Ingestor:
         spooled: SpooledMail,
         parsed: InboundMail,
         verdict: Classification,
-        moves: ParsedMoves | None,
         now: datetime,
+        isolate: bool,
     ) -> IngestResult:
         inbound_id = self._ledger(conn, mail, spooled, parsed, verdict.kind, now)
         if verdict.kind == InboundKind.BOUNCE:
@@ -258,23 +258,31 @@ class Ingestor:
         # A mail that arrived before a deadline is in time, even when it is
         # read only afterwards (the deadline job reads the inbox first).
         arrived = min(now, mail.arrived) if mail.arrived is not None else now
-        return self._human(conn, inbound_id, parsed, moves, spooled, now, arrived)
+        return self._human(conn, inbound_id, parsed, spooled, now, arrived, isolate)
 
     def _human(
         self,
         conn: sqlite3.Connection,
         inbound_id: int,
         parsed: InboundMail,
-        moves: ParsedMoves | None,
         spooled: SpooledMail,
         now: datetime,
         arrived: datetime,
+        isolate: bool,
     ) -> IngestResult:
         s = self.settings
         assert parsed.sender is not None
         if self.league.is_banned(conn, parsed.sender):  # the game master banned him
             return self._finish(conn, inbound_id, InboundKind.HUMAN,
                                 f"{BANNED}: no reply, nothing changed", parsed)
+        too_large = len(parsed.text.encode("utf-8", "replace")) > s.max_text_bytes
+        moves: ParsedMoves | None = None
+        if not too_large and not parsed.unreadable:  # the grammar, bounded like reading
+            moves = run_bounded(
+                parse_mail, parsed.subject, parsed.fresh_text,
+                tuple(sender_team_names(conn, parsed.sender)),
+                seconds=s.handling_seconds, isolate=isolate,
+            )
         recent = ledger.recent_human_outcomes(
             conn, parsed.sender, since=now - timedelta(hours=1), other_than=inbound_id
         )
@@ -290,13 +298,11 @@ class Ingestor:
                 )
             return self._problem(conn, inbound_id, parsed, spooled, now, "slow_down",
                                  s.max_mails_per_hour)
-        if len(parsed.text.encode("utf-8", "replace")) > s.max_text_bytes:
+        if too_large:
             return self._problem(conn, inbound_id, parsed, spooled, now, "too_large",
                                  s.max_text_bytes)
-        if parsed.unreadable:
+        if parsed.unreadable or moves is None:
             return self._problem(conn, inbound_id, parsed, spooled, now, "unreadable", None)
-        if moves is None:
-            moves = parse_moves(parsed.subject, parsed.fresh_text)
         if len(moves.requests) + len(moves.errors) > s.max_command_lines:
             return self._problem(conn, inbound_id, parsed, spooled, now, "too_many_lines",
                                  s.max_command_lines, language=moves.language)
@@ -537,17 +543,16 @@ def bot_thread(parsed: InboundMail) -> str | None:
 
 
 def read_mail(
-    raw: bytes, own_addresses: frozenset[str], max_text_bytes: int
-) -> tuple[InboundMail, Classification, ParsedMoves | None]:
-    """The content-dependent work on one mail (run under ``run_bounded``):
-    read, classify and, for a person's mail of an acceptable size, the grammar."""
+    raw: bytes, own_addresses: frozenset[str]
+) -> tuple[InboundMail, Classification]:
+    """The content-dependent reading of one mail (run under ``run_bounded``)."""
     parsed = read_message(raw)
-    verdict = classify(parsed, own_addresses)
-    moves = None
-    if (verdict.answerable and not parsed.unreadable
-            and len(parsed.text.encode("utf-8", "replace")) <= max_text_bytes):
-        moves = parse_moves(parsed.subject, parsed.fresh_text)
-    return parsed, verdict, moves
+    return parsed, classify(parsed, own_addresses)
+
+
+def parse_mail(subject: str, text: str, team_names: tuple[str, ...]) -> ParsedMoves:
+    """The grammar on one mail's text (run under ``run_bounded``)."""
+    return parse_moves(subject, text, team_names=team_names)
 
 
 @dataclass(frozen=True, slots=True)
