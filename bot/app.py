@@ -72,6 +72,8 @@ class App:
             language=config.game.language, max_text_bytes=limits.max_text_bytes,
             max_command_lines=limits.max_command_lines,
             max_mails_per_hour=limits.max_mails_per_hour,
+            max_mail_bytes=limits.max_mail_bytes, handling_seconds=limits.handling_seconds,
+            max_attempts=limits.max_attempts, authserv_id=config.mail.trust.authserv_id,
         ), clock=clock, environments=self.environments)
 
     def ensure_started(self) -> None:

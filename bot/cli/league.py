@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.storage import bounces, results
+from bot.storage import bounces, ledger, results
 from bot.storage.db import DATABASE_FILE, Database, open_existing
 
 if TYPE_CHECKING:  # imported when used: the CLI starts fast
@@ -115,7 +115,8 @@ def outlook_warning(outlook, open_round: int | None, timezone: str | None) -> st
             f"round's (the last: {last}); {fix}")
 
 
-def _status_json(s, now: datetime, config, bounced, queue: dict[str, int]) -> dict:
+def _status_json(s, now: datetime, config, bounced, queue: dict[str, int],
+                 quarantine: tuple[int, int]) -> dict:
     from bot.schedule import DeadlinePlan
 
     out: dict[str, object] = {"now": now.isoformat(), "started": s is not None,
@@ -123,7 +124,9 @@ def _status_json(s, now: datetime, config, bounced, queue: dict[str, int]) -> di
                               "bounced_managers": [
                                   {"address": b.address, "bounces": b.count,
                                    "last_at": b.last_at, "last_reason": b.last_reason}
-                                  for b in bounced]}
+                                  for b in bounced],
+                              "quarantined_mails": quarantine[0],
+                              "mails_waiting_for_retry": quarantine[1]}
     if s is None:
         first = DeadlinePlan(config.schedule).next_deadline(now) if config else None
         out["first_deadline"] = first.isoformat() if first else None
@@ -157,11 +160,12 @@ def cmd_status(args: argparse.Namespace) -> int:
                 s = None
             bounced = bounces.bounced_managers(conn)
             queue = outbox.counts(conn)
+            quarantine = ledger.quarantined_count(conn)
     finally:
         league.db.close()
     if args.json:
-        print(json.dumps(_status_json(s, now, config, bounced, queue), ensure_ascii=False,
-                         indent=2))
+        status = _status_json(s, now, config, bounced, queue, quarantine)
+        print(json.dumps(status, ensure_ascii=False, indent=2))
         return 0
     timezone = config.schedule.timezone if config else None
     if s is None:
@@ -184,6 +188,10 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"Teams with a lineup for round {s.round}: {len(s.teams_with_lineup)}")
     for name in s.teams_with_lineup:
         print(f"  {name}")
+    quarantined, retrying = quarantine
+    if quarantined or retrying:
+        print(f"Mails in quarantine: {quarantined} (handling failed every attempt; "
+              f"{retrying} waiting for another attempt)")
     if bounced:
         print(f"Managers whose mail bounced: {len(bounced)}")
         for b in bounced:

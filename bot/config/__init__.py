@@ -32,6 +32,7 @@ from bot.config.settings import (
     NewsletterSettings,
     PszSettings,
     RemindersSettings,
+    TrustSettings,
 )
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "NewsletterSettings",
     "PszSettings",
     "RemindersSettings",
+    "TrustSettings",
     "example_config_text",
     "is_secret_key",
     "load_config",

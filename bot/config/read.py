@@ -33,6 +33,7 @@ from bot.config.settings import (
     NewsletterSettings,
     PszSettings,
     RemindersSettings,
+    TrustSettings,
     default_imap,
     default_smtp,
 )
@@ -220,12 +221,20 @@ def read_mail(
                                        dl.max_command_lines),
         max_mails_per_hour=limits_s.get("max_mails_per_hour", p.integer(1, 100_000),
                                         dl.max_mails_per_hour),
+        max_mail_bytes=limits_s.get("max_mail_bytes", p.integer(64 * 1024, 1024 * 1024 * 1024),
+                                    dl.max_mail_bytes),
+        handling_seconds=limits_s.get("handling_seconds", p.positive_number,
+                                      dl.handling_seconds),
+        max_attempts=limits_s.get("max_attempts", p.integer(1, 100), dl.max_attempts),
     )
     limits_s.finish()
+    trust_s = s.section("trust")
+    trust = TrustSettings(authserv_id=trust_s.get("authserv_id", p.optional(p.text()), None))
+    trust_s.finish()
     s.finish()
     return MailSettings(
         transport=transport, address=address, from_header=from_header,
-        imap=imap, smtp=smtp, maildir=maildir, limits=limits,
+        imap=imap, smtp=smtp, maildir=maildir, limits=limits, trust=trust,
     )
 
 
@@ -259,6 +268,7 @@ def _read_imap(
         password_env=password_env,
         folder=s.get("folder", p.text(), d.folder),
         processed_folder=s.get("processed_folder", p.optional(p.text()), d.processed_folder),
+        quarantine_folder=s.get("quarantine_folder", p.text(), d.quarantine_folder),
         idle=s.get("idle", p.boolean, d.idle),
         poll_seconds=s.get("poll_seconds", p.integer(5, 86_400), d.poll_seconds),
         environ=environ,
@@ -270,6 +280,9 @@ def _read_imap(
     if processed is not None and processed == folder:
         s.fail("processed_folder", processed,
                f"a folder other than mail.imap.folder ({folder!r}), or null")
+    if values["quarantine_folder"] in (folder, processed):
+        s.fail("quarantine_folder", values["quarantine_folder"],
+               "a folder other than mail.imap.folder and mail.imap.processed_folder")
     s.finish()
     return ImapSettings(**values) if len(s.problems) == before else d
 

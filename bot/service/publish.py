@@ -216,9 +216,13 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
         failed = outbox.failed_since(conn, start)
         stuck = outbox.waiting_since(conn, ctx.clock() - timedelta(days=1))
         deleted = teams.deleted_in(conn, round_number)
+        quarantined = ledger.quarantined_between(conn, start, end)
     attention = [f"{a}: {t}" for a, _k, t in outcome if t.startswith(Outcome.INTERNAL_ERROR)]
     if stuck:
         attention.append(f"{stuck} outgoing mail(s) waiting for more than a day")
+    if quarantined:
+        attention.append(f"{len(quarantined)} mail(s) quarantined: their handling failed "
+                         "every attempt (see the quarantine list)")
     report = RoundReport.from_json(ctx.league.stored_report(round_number, public=True))
     stats: dict[str, object] = {
         "needs_attention": attention,
@@ -226,7 +230,9 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
         "bounces": [t for _a, k, t in outcome if k == InboundKind.BOUNCE],
         "errors": [f"{a}: {t}" for a, k, t in outcome
                    if k == InboundKind.HUMAN
-                   and not t.startswith((Outcome.ACCEPTED, Outcome.INTERNAL_ERROR))],
+                   and not t.startswith((Outcome.ACCEPTED, Outcome.INTERNAL_ERROR,
+                                         Outcome.FORGED, Outcome.RETRY, Outcome.QUARANTINED,
+                                         Outcome.PASSWORD_RESET))],
         "mails_processed": len(outcome),
         "moves": moves,
         "evaluated_round": round_number,
@@ -234,6 +240,11 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
     }
     if deleted:
         stats["teams_deleted"] = deleted
+    if quarantined:
+        stats["quarantined"] = [f"{a}: {subject!r}: {t}" for a, subject, t in quarantined]
+    forged = [f"{a}: {t}" for a, _k, t in outcome if t.startswith(Outcome.FORGED)]
+    if forged:
+        stats["forged"] = forged
     return stats
 
 

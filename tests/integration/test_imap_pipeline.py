@@ -286,8 +286,13 @@ class KillBeforeMark:
         self.server = server
         self.killed = False
 
-    def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
-        return self.inner.fetch_new(limit)
+    def fetch_new(
+        self, limit: int | None = None, *, max_size: int | None = None
+    ) -> list[IncomingMail]:
+        return self.inner.fetch_new(limit, max_size=max_size)
+
+    def quarantine(self, mail: IncomingMail) -> None:
+        self.inner.quarantine(mail)
 
     def mark_processed(self, mail: IncomingMail) -> None:
         self.mark_processed_many([mail])
@@ -329,6 +334,10 @@ def test_server_killed_before_the_move_loses_and_doubles_nothing(
     assert_mailbox_done(dovecot, raws)
     app.drain_outbox()
     assert_sent_once_each(smtp_server, raws)
+
+
+#: FETCH commands per batch: the sizes first (RFC822.SIZE), then the bodies.
+FETCHES_PER_BATCH = 2
 
 
 class KillDuringFetch(ImapMailbox):
@@ -378,7 +387,8 @@ def test_server_killed_during_a_fetch_loses_and_doubles_nothing(
     raws = five_mails()
     dovecot.append_many(raws)
     app.source.close()
-    app.source = KillDuringFetch(app.config, dovecot, at_fetch=2, restart_in_backoff=False)
+    app.source = KillDuringFetch(app.config, dovecot, at_fetch=FETCHES_PER_BATCH + 1,
+                                  restart_in_backoff=False)
     with pytest.raises(TransportError):
         app.poll_once()  # the first batch went through, the second FETCH died
     assert len(ledger(app)) == 2
@@ -403,7 +413,8 @@ def test_server_back_within_the_reconnect_backoff_is_invisible_to_the_poll(
     raws = five_mails()
     dovecot.append_many(raws)
     app.source.close()
-    source = KillDuringFetch(app.config, dovecot, at_fetch=2, restart_in_backoff=True)
+    source = KillDuringFetch(app.config, dovecot, at_fetch=FETCHES_PER_BATCH + 1,
+                            restart_in_backoff=True)
     app.source = source
     report = app.poll_once()  # one call: the mailbox reconnected by itself
     assert source.pauses and dovecot.running
@@ -419,25 +430,28 @@ def test_bot_killed_half_way_through_a_batch_resumes_without_doubles(
     raws = first_mails()
     dovecot.append_many(raws)
     first = make_app(config, clock)
-    real_ingest = first.ingestor.ingest
-    done: list[IncomingMail] = []
+    real_submit = first.league.submit
+    done: list[str] = []
 
-    def ingest_then_die(mail: IncomingMail):  # type: ignore[no-untyped-def]
-        if len(done) == 2:
+    def submit_then_die(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if len(done) == 2:  # inside the batch's transaction, after two mails' work
             raise KeyboardInterrupt("the bot process is killed")  # not an Exception
-        done.append(mail)
-        return real_ingest(mail)
+        done.append(kwargs["sender"])
+        return real_submit(*args, **kwargs)
 
-    first.ingestor.ingest = ingest_then_die  # type: ignore[method-assign]
+    first.league.submit = submit_then_die  # type: ignore[method-assign]
     with pytest.raises(KeyboardInterrupt):
         first.poll_once()
     first.close()
+    assert len(done) == 2
+    assert len(dovecot.list_folder("INBOX")) == len(raws)  # none marked processed
 
     second = make_app(config, clock)  # a new process over the same state
     try:
-        assert len(ledger(second)) == 2
+        # One transaction per batch: the killed batch left nothing half done.
+        assert ledger(second) == [] and moves(second) == []
         report = second.poll_once()
-        assert [r.duplicate for r in report.results] == [True, True, False, False]
+        assert [r.duplicate for r in report.results] == [False, False, False, False]
         assert moves(second) == FIRST_MOVES
         assert_each_mail_once_with_one_threaded_reply(second, raws)
         assert_mailbox_done(dovecot, raws)

@@ -43,9 +43,16 @@ class Game:
         return self.poll()
 
     def poll(self) -> list:
-        mails = self.inbox.fetch_new()
+        """Each mail of the inbox ingested on its own, then marked as ``poll``
+        does: a mail to retry stays, a quarantined one moves to quarantine."""
+        mails = self.inbox.fetch_new(max_size=self.settings.max_mail_bytes)
         results = [self.ingestor.ingest(mail) for mail in mails]
-        self.inbox.mark_processed_many(mails)
+        self.inbox.mark_processed_many(
+            [m for m, r in zip(mails, results, strict=True) if not (r.retry or r.quarantined)]
+        )
+        for mail, result in zip(mails, results, strict=True):
+            if result.quarantined:
+                self.inbox.quarantine(mail)
         return results
 
     def flush(self) -> list:
