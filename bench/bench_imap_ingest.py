@@ -13,26 +13,45 @@ Each figure is the best of ``--repeat`` runs (the machine may be shared);
 between runs the mails are moved back to INBOX, unmeasured.
 
 The ingest step is pluggable: ``run(ingest=...)`` takes a callable that gets
-each ``IncomingMail`` (the whole pipeline can be plugged in there later).
+each ``IncomingMail``.
+
+Then the whole pipeline (``App.poll_once`` over ``ImapMailbox``: spool,
+ledger, read, league, reply, outbox, MOVE) on registration mails of as many
+new managers, at several mail counts (``--growth``), each from a fresh state:
+  (e) the batched path (one spool flush, connection and transaction per
+      poll batch),
+  (f) the old per-mail path (``Ingestor.ingest`` mail by mail),
+with the figure, (f)/(e) and the ratios to a bare FETCH of the same mails,
+so it shows how each grows with the number of mails. Passwords use scrypt
+N=2**4: this part measures everything but scrypt (``bench_ingest.py``
+measures the password cache at the default cost).
 
     python bench/bench_imap_ingest.py [--mails 1000] [--batch 100]
+                                      [--growth 250,500,1000] [--no-pipeline]
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from imapclient import IMAPClient
 
+from bot.app import POLL_BATCH, App, build_app
+from bot.config import Config
+from bot.league.passwords import VERIFIED
+from bot.league.settings import LeagueSettings
 from bot.mail.imap_source import ImapMailbox, ImapSettings
 from bot.mail.transport import IncomingMail
+from bot.service.inbound import PollReport
 from tests.servers import BOT_ADDRESS, DovecotServer
 
 Ingest = Callable[[IncomingMail], None]
@@ -196,13 +215,129 @@ def report(figures: list[Figure]) -> None:
     print(f"target (batched ingest within 2x of the bare fetch): {verdict}")
 
 
+# ---------------------------------------------------------------- the whole pipeline
+
+START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+
+
+def registration_mail(n: int) -> bytes:
+    return (
+        f"From: Manager {n} <manager{n}@example.org>\r\nTo: {BOT_ADDRESS}\r\n"
+        f"Subject: Anmeldung\r\nMessage-ID: <bench-reg{n}@example.org>\r\n"
+        f"Date: Tue, 01 Dec 2026 09:00:00 +0000\r\n\r\n"
+        f"Hallo,\r\nNeues Team: FC {n}\r\nAufstellung: 10-10-15-15-20\r\n\r\nGruss\r\n"
+    ).encode()
+
+
+def per_mail_poll(app: App, batch: int = POLL_BATCH) -> PollReport:
+    """The ingest before issue 15: fetch ``batch`` mails, ingest them one by
+    one (each its own spool flush, connection and transaction), one MOVE."""
+    results: list = []
+    while True:
+        mails = app.source.fetch_new(limit=batch)
+        results.extend(app.ingestor.ingest(mail) for mail in mails)
+        app.source.mark_processed_many(mails)
+        if len(mails) < batch:
+            return PollReport(tuple(results))
+
+
+def pipeline_app(server: DovecotServer, state: Path) -> App:
+    config = Config.from_mapping(
+        {
+            "state_dir": str(state),
+            "game": {"name": "Turnited Bench"},
+            "gm": {"address": "gm@game.example"},
+            "schedule": {"timezone": "Europe/Berlin", "deadlines": {"cron": "0 20 * * SUN"}},
+            "mail": {
+                "transport": "imap",
+                "address": BOT_ADDRESS,
+                "imap": {"host": server.host, "port": server.imap_port, "security": "none",
+                         "username": BOT_ADDRESS, "password": server.password(BOT_ADDRESS),
+                         "processed_folder": "Processed"},
+                "smtp": {"host": server.host, "port": 25, "security": "none"},  # never used
+            },
+        },
+        state.parent,
+    )
+    app = build_app(config, clock=lambda: START,
+                    league_settings=LeagueSettings(password_cost=2**4, simulations=0))
+    app.ensure_started()
+    return app
+
+
+def pipeline_poll(server: DovecotServer, count: int, *, old: bool) -> Figure:
+    """One poll of the INBOX's ``count`` mails into a fresh state; the mails
+    are moved back afterwards (not measured)."""
+    with tempfile.TemporaryDirectory(prefix="bench-imap-ingest-") as tmp:
+        app = pipeline_app(server, Path(tmp) / "state")
+        VERIFIED.clear()
+        VERIFIED.enabled = not old
+        try:
+            started = time.perf_counter()
+            report_ = per_mail_poll(app) if old else app.poll_once()
+            elapsed = time.perf_counter() - started
+        finally:
+            VERIFIED.enabled = True
+            app.close()
+    reset(server)
+    if report_.processed != count or report_.replies != count:
+        raise RuntimeError(f"{report_.processed} mails processed, {report_.replies} replies "
+                           f"for {count} mails")
+    name = "(f) old per-mail path" if old else "(e) batched App.poll_once"
+    return Figure(name, count, elapsed)
+
+
+def growth(counts: list[int], repeat: int) -> None:
+    """(e) and (f) against a bare FETCH, at each mail count."""
+    print()
+    print(f"the whole pipeline: registrations of new managers, best of {repeat}, fresh state "
+          "each run")
+    print(f"{'mails':>6} {'(a) s':>8} {'(e) s':>8} {'(f) s':>8} {'(e) ms/mail':>12} "
+          f"{'(f) ms/mail':>12} {'(f)/(e)':>8} {'(e)/(a)':>8} {'(f)/(a)':>8}")
+    rows = []
+    with DovecotServer(name="bench-pipeline") as server:
+        for count in counts:
+            client = server.client()
+            try:
+                client.select_folder("INBOX")
+                uids = client.search("ALL")
+                if uids:
+                    client.delete_messages(uids)
+                    client.expunge()
+            finally:
+                client.logout()
+            server.append_many(registration_mail(n) for n in range(count))
+            bare = best([bare_fetch(server) for _ in range(repeat)])
+            news, olds = [], []
+            for _ in range(repeat):  # interleaved: a busy spell hits both paths alike
+                news.append(pipeline_poll(server, count, old=False))
+                olds.append(pipeline_poll(server, count, old=True))
+            new, old = best(news), best(olds)
+            rows.append((count, new, old))
+            print(f"{count:>6} {bare.seconds:>8.3f} {new.seconds:>8.3f} {old.seconds:>8.3f} "
+                  f"{1000 * new.seconds / count:>12.2f} {1000 * old.seconds / count:>12.2f} "
+                  f"{old.seconds / new.seconds:>7.2f}x {new.seconds / bare.seconds:>7.0f}x "
+                  f"{old.seconds / bare.seconds:>7.0f}x")
+    if len(rows) > 1:
+        (c0, n0, o0), (c1, n1, o1) = rows[0], rows[-1]
+        print(f"growth {c0} -> {c1} mails ({c1 / c0:.0f}x): (e) x{n1.seconds / n0.seconds:.2f}, "
+              f"(f) x{o1.seconds / o0.seconds:.2f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mails", type=int, default=1000)
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--growth", default="250,500,1000",
+                        help="mail counts of the whole-pipeline rows")
+    parser.add_argument("--no-pipeline", action="store_true",
+                        help="only the transport figures")
     args = parser.parse_args(argv)
     report(run(args.mails, args.batch, repeat=args.repeat))
+    if not args.no_pipeline:
+        counts = sorted({int(c) for c in args.growth.split(",") if c.strip()})
+        growth(counts, min(args.repeat, 2))
     return 0
 
 

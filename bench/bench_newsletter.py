@@ -1,10 +1,12 @@
 """Benchmark: the newsletter of a 64-team round mailed to 500 recipients.
 
-Renders the German and English newsletter once each, then composes one
-message per recipient (personalised only by the To header: never another
-player's address), checks every message, queues them all into the outbox of
-a real SQLite file, and prints the time per recipient.
-For comparison it also times rendering per recipient (the naive way).
+Renders the common part of the German and English newsletter once each,
+then for every recipient renders their personal block (RULES.md §8: their
+one or two teams; subscribers without a team get the common part), splices
+it into the common text and HTML, composes the message (never another
+player's address), checks it, queues them all into the outbox of a real
+SQLite file, and prints the time per recipient, the personal block's share
+included. For comparison it also times rendering everything per recipient.
 
 Run: .venv/bin/python bench/bench_newsletter.py [--recipients 500] [--players 52]
 """
@@ -18,11 +20,13 @@ import statistics
 import tempfile
 import time
 from datetime import UTC, datetime
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
 from bot.mail.compose import compose
 from bot.render import PszRow, RoundInfo, WpRow, make_environment, render_newsletter
+from bot.render.personal import TeamFacts, personal_block, render_personal, splice
 from bot.rules.lineup import Lineup
 from bot.rules.report import RoundReport, round_report
 from bot.rules.rounding import half_up, to_cents
@@ -82,8 +86,27 @@ def main() -> None:
         render_s[language] = time.perf_counter() - start
 
     english = int(args.recipients * args.english)
+    players = [t.name for t in public.players]
+    by_name = {r.team: r for r in wp}
+    psz_of = {r.team: r.psz for r in psz}
+
+    def facts(name: str) -> TeamFacts:
+        row = by_name.get(name)
+        if row is None:  # a team that sat this round out
+            return TeamFacts(name, Decimal("91.20"), Decimal("91.20"), Decimal("91.20"),
+                             Decimal("248.5"), Decimal("248.5"))
+        return TeamFacts(name, row.wp - row.gain, row.wp, row.wp, Decimal(250), psz_of[name])
+
+    # every player team has a manager (one in four with a second team); of
+    # the other recipients, three in four manage a team that did not play
+    # this round, the rest are subscribers without a team
+    owned: list[list[str]] = []
+    queue = list(players)
+    while queue:
+        owned.append([queue.pop(0)] + ([queue.pop(0)] if queue and len(owned) % 4 == 1 else []))
     recipients = [
-        (f"manager{i:03d}@players.example.com", "en" if i < english else "de")
+        (f"manager{i:03d}@players.example.com", "en" if i < english else "de",
+         owned[i] if i < len(owned) else [f"Bankdrücker {i:03d}"] if i % 4 else [])
         for i in range(args.recipients)
     ]
     per_message = []
@@ -91,16 +114,21 @@ def main() -> None:
     ids = set()
     composed = []
     start_all = time.perf_counter()
-    for address, language in recipients:
-        mail = rendered[language]
+    envs = {language: make_environment(language) for language in ("de", "en")}
+    personal_s = []
+    for address, language, own in recipients:
         start = time.perf_counter()
+        part = (render_personal(personal_block(public, [facts(t) for t in own], wp),
+                                language=language, env=envs[language]) if own else None)
+        mail = splice(rendered[language], part)
+        personal_s.append(time.perf_counter() - start)
         message = compose(
             kind="newsletter", sender=BOT, sender_name="Turnited Spielleitung", to=address,
             subject=mail.subject, text=mail.text, html=mail.html, date=DEADLINE,
             key=f"newsletter/round-{info.number}/{language}", language=language,
             list_unsubscribe=f"mailto:{BOT}?subject=Abmelden",
         )
-        per_message.append(time.perf_counter() - start)
+        per_message.append(time.perf_counter() - start - personal_s[-1])
         # one recipient, and no other player's address anywhere in the bytes
         found = {a.decode().lower() for a in ADDRESS.findall(message.data)}
         allowed = {address, BOT, message.message_id.strip("<>")}
@@ -136,20 +164,26 @@ def main() -> None:
     naive_render = (time.perf_counter() - start) / sample
 
     render_once = sum(render_s.values())
-    per_recipient = (render_once + compose_total + queue_total) / len(recipients)
+    personal_total = sum(personal_s)
+    per_recipient = (render_once + personal_total + compose_total + queue_total) / len(recipients)
     naive_per_recipient = naive_render + statistics.mean(per_message)
+    with_team = [p for p, (_, _, own) in zip(personal_s, recipients, strict=True) if own]
     print(f"round: {teams} teams ({args.players} player teams), "
           f"report with 2000 simulations {report_s:.2f} s (not counted)")
     print(f"render once: de {render_s['de'] * 1000:.0f} ms, en {render_s['en'] * 1000:.0f} ms; "
           f"text {len(rendered['de'].text) / 1024:.0f} KiB, "
           f"HTML {len(rendered['de'].html.encode()) / 1024:.0f} KiB")
+    print(f"personal blocks: {len(with_team)} managers with a team, "
+          f"{len(recipients) - len(with_team)} subscribers; render + splice median "
+          f"{statistics.median(with_team) * 1000:.2f} ms, total {personal_total:.2f} s")
     print(f"compose: {len(recipients)} messages in {compose_total:.2f} s, "
           f"median {statistics.median(per_message) * 1000:.2f} ms, "
           f"max {max(per_message) * 1000:.2f} ms, message {statistics.mean(sizes) / 1024:.0f} KiB "
           f"(checking every message for foreign addresses took {check_total:.2f} s more)")
     print(f"queue: {len(composed)} messages into the SQLite outbox in one transaction: "
           f"{queue_total:.2f} s")
-    print(f"per recipient (render once + compose + queue): {per_recipient * 1000:.2f} ms "
+    print(f"per recipient at {len(recipients)} recipients (common part once + personal block "
+          f"+ compose + queue): {per_recipient * 1000:.2f} ms "
           f"-> {1 / per_recipient:.0f} recipients/s")
     print(f"per recipient, rendering for each one: {naive_per_recipient * 1000:.2f} ms "
           f"(ratio {naive_per_recipient / per_recipient:.1f}x)")

@@ -26,6 +26,7 @@ from bot.render.model import RenderedMail
 from bot.schedule import DeadlinePlan
 from bot.service import notices, publish, remind
 from bot.service.context import Context, GameSettings
+from bot.service.deadlines import deadline_outlook
 from bot.service.drain import DrainReport
 from bot.service.inbound import Ingestor, IngestSettings, PollReport, poll
 from bot.service.outgoing import Sender
@@ -54,7 +55,7 @@ class App:
         name, address = parseaddr(config.mail.from_header)
         self.from_name = name or config.game.name
         self.from_address = address or config.mail.address
-        self.environments = Environments()
+        self.environments = Environments(archive_url=config.archive.url)
         self.services = Context(self.db, self.league, GameSettings(
             game_name=config.game.name, game_address=config.mail.address,
             language=config.game.language, newsletter_language=config.newsletter.language,
@@ -71,6 +72,8 @@ class App:
             language=config.game.language, max_text_bytes=limits.max_text_bytes,
             max_command_lines=limits.max_command_lines,
             max_mails_per_hour=limits.max_mails_per_hour,
+            max_mail_bytes=limits.max_mail_bytes, handling_seconds=limits.handling_seconds,
+            max_attempts=limits.max_attempts, authserv_id=config.mail.trust.authserv_id,
         ), clock=clock, environments=self.environments)
 
     def ensure_started(self) -> None:
@@ -150,7 +153,13 @@ class App:
         return publish.digest_stats(self.services, round_number)
 
     def send_digest(self, round_number: int) -> None:
-        publish.send_digest(self.services, round_number)
+        """The round report, warning a round ahead when the deadlines run out."""
+        current = self.open_round_deadline()
+        outlook = deadline_outlook(self.plan, current or self.clock())
+        extra: dict[str, object] = {}
+        if outlook.running_out:
+            extra = {"deadlines_left": outlook.left, "last_deadline": outlook.last}
+        publish.send_digest(self.services, round_number, extra)
 
     def send_reminders(self, now: datetime | None = None, hours_before: int = 0) -> int:
         return remind.send_reminders(self.services, now or self.clock(), hours_before)

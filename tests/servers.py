@@ -491,7 +491,8 @@ class SmtpServer:
     recipient) every DATA, answer 451 ("temporary") or 550 ("permanent").
     With ``forward_to`` every accepted message is also handed to Dovecot's
     LMTP, so replies can be read over IMAP. With ``users`` (login ->
-    password) AUTH PLAIN/LOGIN is offered (without TLS).
+    password) AUTH PLAIN/LOGIN is offered (without TLS). With ``smtputf8``
+    the server offers SMTPUTF8 (RFC 6531).
     """
 
     def __init__(
@@ -500,8 +501,10 @@ class SmtpServer:
         port: int | None = None,
         forward_to: DovecotServer | None = None,
         users: Mapping[str, str] | None = None,
+        smtputf8: bool = False,
     ):
         self.host = HOST
+        self.smtputf8 = smtputf8
         self.port = port or free_port()
         self.forward_to = forward_to
         self.users = dict(users) if users else None
@@ -526,7 +529,8 @@ class SmtpServer:
                 "auth_require_tls": False,
             }
         controller = Controller(
-            _RecordingHandler(self), hostname=self.host, port=self.port, ready_timeout=10, **auth
+            _RecordingHandler(self), hostname=self.host, port=self.port, ready_timeout=10,
+            enable_SMTPUTF8=self.smtputf8, **auth,
         )
         controller.start()
         self._controller = controller

@@ -13,6 +13,7 @@ import pytest
 
 from bot.cli import main
 from bot.cli.calculators import decimal_text, fraction_text
+from bot.rules.lineup import Lineup
 from bot.rules.psz import Result
 from tests.rules.psz_tables import (
     J_GAMES,
@@ -122,6 +123,19 @@ def test_lineup_text_in_german_and_english(capsys):
     ],
 )
 def test_lineup_errors(capsys, argv: list[str], needles: list[str]):
+    assert_one_line_error(*run(capsys, "lineup", *argv, "--lang", "en"), "lineup", *needles)
+
+
+@pytest.mark.parametrize(
+    ("argv", "needles"),
+    [
+        (["8.5-10-15-15-20"], ["ungültige Aufstellung '8.5-10-15-15-20'",
+                               "8.5 ist keine ganze Zahl", "z. B. '10-10-15-15-20'"]),
+        (["10-10-15-15"], ["4 Zahlen statt fünf"]),
+        (["10-10-15-15-20", "--wp", "viel"], ["WP 'viel' ist keine Zahl", "95,3"]),
+    ],
+)
+def test_lineup_errors_speak_the_output_language(capsys, argv: list[str], needles: list[str]):
     assert_one_line_error(*run(capsys, "lineup", *argv), "lineup", *needles)
 
 
@@ -167,16 +181,52 @@ def test_match_text(capsys):
     assert "Win:                 98.72 %" in out and "Goal chances:        8 : 34" in out
 
 
+def test_match_plays_the_lineups_as_corrected_for_the_budget(capsys):
+    """RULES.md §2.1: a lineup that breaks the 3:1 rule or the back caps, or
+    costs more than the budget, plays corrected; the odds are of what plays."""
+    data = run_json(capsys, "match", "10-10-40-10-50", "12-10-15-15-20")
+    x, y = "10-10-40-10-50", "12-10-15-15-20"
+    from bot.rules.corrections import correct
+    from bot.rules.match import odds
+
+    px, py = correct(Lineup.parse(x), 90), correct(Lineup.parse(y), 90)
+    assert data["played"] == [str(px.lineup), str(py.lineup)]
+    assert data["as_typed"] == [False, False] and data["budget"] == [90, 90]
+    assert data["win"] == fraction_text(odds(px.lineup, py.lineup).win)
+    rules = [{c["rule"] for c in side} for side in data["corrections"]]
+    assert "three_to_one" in rules[0] and "back_cap" in rules[1]
+    code, out, _ = run(capsys, "match", x, "10-10-15-15-20")
+    assert code == 0
+    assert f"X spielt nicht wie eingegeben: {x} wird zu {px.lineup} (Budget 90 WP):" in out
+    assert "3:1-Regel: V 40 -> 30" in out
+    assert "Y spielt wie eingegeben (Budget 90 WP)." in out
+
+
+def test_match_wp_once_for_both_or_twice_for_x_and_y(capsys):
+    both = run_json(capsys, "match", "10-10-15-15-20", "10-10-15-15-20", "--wp", "80,5")
+    assert both["budget"] == [80, 80] and both["as_typed"] == [False, False]
+    each = run_json(capsys, "match", "10-10-15-15-20", "10-10-15-15-20",
+                    "--wp", "80", "--wp", "100")
+    assert each["budget"] == [80, 100] and each["as_typed"] == [False, True]
+    code, out, _ = run(capsys, "match", "10-10-15-15-20", "10-10-15-15-20", "--wp", "80",
+                       "--wp", "100", "--lang", "en")
+    assert code == 0
+    assert "X would not play as typed: 10-10-15-15-20 becomes" in out
+    assert "Y plays as typed (budget 100 WP)." in out
+    assert_one_line_error(*run(capsys, "match", "10-10-15-15-20", "10-10-15-15-20",
+                               "--wp", "1", "--wp", "2", "--wp", "3"), "match", "--wp")
+
+
 @pytest.mark.parametrize(
-    ("x", "y", "needles"),
+    ("argv", "needles"),
     [
-        ("10-10-40-10-50", "10-10-15-15-20", ["three_to_one", "'10-10-40-10-50'", "M=10"]),
-        ("10-10-15-15-20", "12-10-15-15-20", ["back_cap", "T=12"]),
-        ("10-10-15-15-20", "zehn", ["invalid lineup 'zehn'"]),
+        (["10-10-15-15-20", "zehn"], ["ungültige Aufstellung 'zehn'"]),
+        (["10-10-15-15-20", "zehn", "--lang", "en"], ["invalid lineup 'zehn'"]),
+        (["10-10-15-15-20", "10-10-15-15-20", "--wp", "x"], ["WP 'x' ist keine Zahl"]),
     ],
 )
-def test_match_refuses_illegal_lineups(capsys, x: str, y: str, needles: list[str]):
-    assert_one_line_error(*run(capsys, "match", x, y), "match", *needles)
+def test_match_refuses_unreadable_input_in_the_output_language(capsys, argv, needles):
+    assert_one_line_error(*run(capsys, "match", *argv), "match", *needles)
 
 
 # ---------------------------------------------------------------- psz
@@ -319,7 +369,7 @@ def test_fraction_text():
 
 def test_python_m_bot_bad_input_is_one_line_without_traceback():
     proc = subprocess.run(
-        [sys.executable, "-m", "bot", "lineup", "10-10-15-15-20.5"],
+        [sys.executable, "-m", "bot", "lineup", "10-10-15-15-20.5", "--lang", "en"],
         cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
     )
     assert proc.returncode == 2

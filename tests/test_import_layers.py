@@ -1,9 +1,13 @@
 """The rules core stays pure: bot/rules/*.py import only the standard library,
-numpy and bot.rules itself (ARCHITECTURE.md), and no module doing I/O."""
+numpy, bot.rules itself and the error root bot.errors (ARCHITECTURE.md), and no
+module doing I/O. The layers above are kept by the import-linter contracts in
+pyproject.toml, which this file runs too."""
 
 from __future__ import annotations
 
 import ast
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -44,7 +48,7 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
 def verdict(module: str) -> str | None:
     """Why ``module`` may not be imported by the rules core, or None if it may."""
     top = module.split(".")[0]
-    if module == "bot.rules" or module.startswith("bot.rules."):
+    if module in ("bot.rules", "bot.errors") or module.startswith("bot.rules."):
         return None
     if top == "bot":
         return "other layers of bot (the rules core imports nothing above it)"
@@ -74,7 +78,8 @@ def test_rules_import_only_stdlib_numpy_and_themselves(path: Path) -> None:
     ("module", "allowed"),
     [
         ("bot.rules.lineup", True), ("fractions", True), ("numpy.random", True),
-        ("bot.storage.db", False), ("bot", False), ("sqlite3", False), ("os.path", False),
+        ("bot.errors", True), ("bot.storage.db", False), ("bot.league.requests", False),
+        ("bot", False), ("sqlite3", False), ("os.path", False),
         ("smtplib", False), ("yaml", False), ("jinja2", False),
     ],
 )
@@ -86,3 +91,13 @@ def test_relative_imports_are_resolved(tmp_path: Path) -> None:
     source = tmp_path / "x.py"
     source.write_text("from .lineup import Lineup\nfrom ..storage import db\nimport os\n")
     assert imported_modules(source) == [(1, "bot.rules.lineup"), (2, "bot.storage"), (3, "os")]
+
+
+def test_the_import_linter_contracts_are_kept() -> None:
+    """Every layer's contract (pyproject.toml [tool.importlinter]) holds."""
+    lint = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
+    assert lint, "import-linter is part of the test extra"
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([lint], cwd=root, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert " broken" in done.stdout and "0 broken" in done.stdout

@@ -12,6 +12,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from bot.errors import TurnitedError
+
 #: Modules under ``bot.cli`` that register sub-commands, in help order.
 COMMAND_MODULES: tuple[str, ...] = (
     "calculators",
@@ -19,13 +21,14 @@ COMMAND_MODULES: tuple[str, ...] = (
     "simulate",
     "game",
     "admin",
+    "console",
     "manager",
     "rollback",
     "verify",
 )
 
 
-class CliError(Exception):
+class CliError(TurnitedError):
     """A user error the CLI reports as one line with exit status 2."""
 
 
@@ -52,11 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
-    from bot.storage.errors import StorageError
-
     try:
         return int(args.handler(args) or 0)
-    except (CliError, ValueError, OSError, StorageError) as exc:
+    except (TurnitedError, ValueError, OSError) as exc:
         print(f"turnited {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

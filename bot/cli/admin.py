@@ -84,6 +84,9 @@ def cmd_deadline_show(args: argparse.Namespace) -> int:
     app = _build_app(config)
     try:
         deadline = app.open_round_deadline()
+        with app.db.read() as conn:
+            rnd = app.league.open_round(conn)
+        app_round = rnd.number if rnd else None
     finally:
         app.close()
     plan = DeadlinePlan(config.schedule)
@@ -103,6 +106,13 @@ def cmd_deadline_show(args: argparse.Namespace) -> int:
         print("  none: the explicit list has no later deadline")
     for moment in upcoming:
         print(f"  {_when(moment, config)}")
+    from bot.cli.league import outlook_warning
+    from bot.service.deadlines import deadline_outlook
+
+    warning = outlook_warning(deadline_outlook(plan, deadline or now), None if deadline is None
+                              else app_round, config.schedule.timezone)
+    if warning:
+        print(warning)
     return 0
 
 
@@ -138,8 +148,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     from bot.worker.scheduler import Worker
 
     config = load_config_arg(args)
-    configure_logging(level=args.log_level.upper(), fmt=args.log_format,
-                      secrets=config.secrets())
+    try:
+        configure_logging(level=args.log_level.upper(), fmt=args.log_format,
+                          secrets=config.secrets(), file=args.log_file)
+    except OSError as exc:
+        raise CliError(f"cannot write the log file {args.log_file!r}: {exc.strerror}; "
+                       "give a writable path to --log-file") from None
     lock = WorkerLock(config.state_dir)
     try:
         lock.acquire()
@@ -157,7 +171,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "init", help="write a commented config.yaml and an empty state directory"
+        "init", help="write a commented config.yaml and an empty state directory",
+        epilog="example:\n  turnited init game && turnited --config game/config.yaml status",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "directory", nargs="?",
@@ -165,7 +181,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.set_defaults(handler=cmd_init)
 
-    p = sub.add_parser("deadline", help="show or move the open round's deadline")
+    p = sub.add_parser(
+        "deadline", help="show or move the open round's deadline",
+        epilog="examples:\n  turnited --config game/config.yaml deadline show --count 5\n"
+        "  turnited --config game/config.yaml deadline set '2026-12-06 20:00'",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     dsub = p.add_subparsers(dest="deadline_command", metavar="show|set", required=True)
     show = dsub.add_parser("show", help="the open round's deadline, reminders and the next ones")
     show.add_argument("--count", type=int, default=3,
@@ -179,11 +200,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     set_.set_defaults(handler=cmd_deadline_set)
 
     p = sub.add_parser(
-        "run", help="the worker: read mail, evaluate at deadlines, remind, send (until stopped)"
+        "run", help="the worker: read mail, evaluate at deadlines, remind, send (until stopped)",
+        epilog="example:\n  turnited --config /etc/turnited/config.yaml run --log-format json"
+        " --log-file /var/log/turnited/worker.log",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--log-format", choices=("text", "json"), default="text",
                    help="log lines as key=value text or JSON (default: %(default)s)")
     p.add_argument("--log-level", default="info",
                    choices=("debug", "info", "warning", "error"),
                    help="least important log level shown (default: %(default)s)")
+    p.add_argument("--log-file", metavar="PATH",
+                   help="append the log to PATH instead of stderr; reopened when logrotate "
+                   "moves it (see docs/operations.md)")
     p.set_defaults(handler=cmd_run)

@@ -3,8 +3,11 @@
 * ``turnited lineup LINEUP --wp WP [--json]``: the lineup that would play
   (RULES.md §2.1) and every correction. LINEUP may be several words
   (``T10 A10 V15 M15 S20``); WP is a decimal (``95.3``), default 90.
-* ``turnited match X Y [--json]``: the exact odds of lineup X against Y
-  (RULES.md §3). Both must obey the back caps and the 3:1 rule.
+* ``turnited match X Y [--wp WP [--wp WP_Y]] [--json]``: the exact odds of
+  lineup X against Y (RULES.md §3) as they would play: each lineup is
+  corrected for its budget first (RULES.md §2.1: back caps, 3:1 rule,
+  shortening; ``--wp`` default 90, once for both teams or twice for X and
+  Y), and the output says when a lineup would not play as typed.
 * ``turnited psz FILE.csv [--no-bound] [--json]``: new PSZ after a period of
   games (RULES.md §10). The CSV has the header
   ``player,psz,opponent_psz,result`` and one row per game; ``psz`` is the
@@ -19,9 +22,10 @@ otherwise rounded half up to six places (the exact value is in the
 ``*_fraction`` keys as ``"n/d"``); ``psz_cents`` is the stored two-decimal
 form and ``psz_rounded`` the whole number shown in tables (halves up).
 
-Text output is German (default) or English (``--lang en``). User errors are
-raised as ``CliError``/``ValueError`` and become one line on stderr with exit
-status 2 (``bot.cli.main``).
+Text output is German (default, with decimal commas) or English (``--lang
+en``); a lineup or WP the calculators cannot read is reported in the same
+language. User errors are raised as ``CliError``/``ValueError`` and become
+one line on stderr with exit status 2 (``bot.cli.main``).
 """
 
 from __future__ import annotations
@@ -36,8 +40,9 @@ from fractions import Fraction
 from pathlib import Path
 
 from bot.cli import CliError
-from bot.rules.corrections import CorrectedLineup, check_legal, correct
-from bot.rules.errors import InvalidResultError
+from bot.render.reasons import reason
+from bot.rules.corrections import CorrectedLineup, correct
+from bot.rules.errors import InvalidLineupError, InvalidResultError
 from bot.rules.lineup import Lineup
 from bot.rules.match import MatchOdds, odds
 from bot.rules.psz import PeriodUpdate, Result, period_update
@@ -60,6 +65,15 @@ TEXT: dict[str, dict[str, str]] = {
         "three_to_one": "3:1-Regel",
         "budget": "Kürzung aufs Budget",
         "versus": "{x} gegen {y}",
+        "as_typed": "{side} spielt wie eingegeben (Budget {budget} WP).",
+        "not_as_typed": "{side} spielt nicht wie eingegeben: {sent} wird zu {played} "
+                        "(Budget {budget} WP):",
+        "side_x": "X",
+        "side_y": "Y",
+        "bad_lineup": "ungültige Aufstellung {text!r}: {reason}; erwartet werden fünf "
+                      "ganze Zahlen T-A-V-M-S, z. B. '10-10-15-15-20'",
+        "bad_wp": "WP {text!r} ist keine Zahl >= 0; erwartet z. B. 95,3",
+        "too_many_wp": "--wp höchstens zweimal (für X und Y), nicht {n}-mal",
         "chances": "Torchancen:          {cx} : {cy}",
         "per_chance": "Tor je Chance:       {px} : {py}",
         "expected": "Erwartete Tore:      {gx} : {gy}",
@@ -82,6 +96,15 @@ TEXT: dict[str, dict[str, str]] = {
         "three_to_one": "3:1 rule",
         "budget": "shortened to the budget",
         "versus": "{x} against {y}",
+        "as_typed": "{side} plays as typed (budget {budget} WP).",
+        "not_as_typed": "{side} would not play as typed: {sent} becomes {played} "
+                        "(budget {budget} WP):",
+        "side_x": "X",
+        "side_y": "Y",
+        "bad_lineup": "invalid lineup {text!r}: {reason}; expected five whole numbers "
+                      "T-A-V-M-S, e.g. '10-10-15-15-20'",
+        "bad_wp": "invalid WP {text!r}: expected a decimal number >= 0 such as '95.3'",
+        "too_many_wp": "--wp at most twice (for X and Y), not {n} times",
         "chances": "Goal chances:        {cx} : {cy}",
         "per_chance": "Goal per chance:     {px} : {py}",
         "expected": "Expected goals:      {gx} : {gy}",
@@ -109,9 +132,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lang", **lang)
     p.set_defaults(handler=cmd_lineup)
 
-    p = sub.add_parser("match", help="exact odds of lineup X against lineup Y")
+    p = sub.add_parser("match", help="exact odds of lineup X against lineup Y as they play")
     p.add_argument("x", metavar="X", help="lineup of the first team, e.g. 10-10-15-15-20")
     p.add_argument("y", metavar="Y", help="lineup of the second team")
+    p.add_argument("--wp", action="append", metavar="WP",
+                   help=f"the teams' WP (default: {INITIAL_WP}); once for both teams, "
+                   "twice for X and Y: each lineup is corrected for floor(WP)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--lang", **lang)
     p.set_defaults(handler=cmd_match)
@@ -152,9 +178,26 @@ def percent_text(p: Fraction, lang: str) -> str:
 
 # ---------------------------------------------------------------- lineup
 
+def parse_lineup(text: str, lang: str) -> Lineup:
+    """``Lineup.parse`` with its error in the output's language."""
+    try:
+        return Lineup.parse(text)
+    except InvalidLineupError as exc:
+        raise CliError(TEXT[lang]["bad_lineup"].format(
+            text=exc.text, reason=reason(exc.reason, lang))) from None
+
+
+def parse_wp(text: str, lang: str) -> Decimal:
+    """``as_wp`` with its error in the output's language."""
+    try:
+        return as_wp(text)
+    except ValueError:
+        raise CliError(TEXT[lang]["bad_wp"].format(text=text)) from None
+
+
 def cmd_lineup(args: argparse.Namespace) -> int:
-    lineup = Lineup.parse(" ".join(args.lineup))
-    wp = as_wp(args.wp)
+    lineup = parse_lineup(" ".join(args.lineup), args.lang)
+    wp = parse_wp(args.wp, args.lang)
     corrected = correct(lineup, budget(wp))
     if args.json:
         _print_json(corrected.to_json())
@@ -184,19 +227,36 @@ def lineup_text(corrected: CorrectedLineup, wp: Decimal, lang: str = "de") -> st
 # ---------------------------------------------------------------- match
 
 def cmd_match(args: argparse.Namespace) -> int:
-    x, y = Lineup.parse(args.x), Lineup.parse(args.y)
-    check_legal(x)
-    check_legal(y)
-    result = odds(x, y)
+    lang = args.lang
+    given = args.wp or [str(INITIAL_WP)]
+    if len(given) > 2:
+        raise CliError(TEXT[lang]["too_many_wp"].format(n=len(given)))
+    wps = [parse_wp(w, lang) for w in given]
+    wp_x, wp_y = wps[0], wps[-1]
+    x, y = parse_lineup(args.x, lang), parse_lineup(args.y, lang)
+    played = (correct(x, budget(wp_x)), correct(y, budget(wp_y)))
+    result = odds(played[0].lineup, played[1].lineup)
     if args.json:
-        _print_json(match_json(result))
+        _print_json(match_json(result, played))
     else:
-        sys.stdout.write(match_text(x, y, result, args.lang))
+        sys.stdout.write(match_text(x, y, result, lang, played))
     return 0
 
 
-def match_json(result: MatchOdds) -> dict[str, object]:
+def match_json(
+    result: MatchOdds, played: tuple[CorrectedLineup, CorrectedLineup] | None = None
+) -> dict[str, object]:
+    lineups: dict[str, object] = {}
+    if played is not None:
+        lineups = {
+            "sent": [str(c.original) for c in played],
+            "played": [str(c.lineup) for c in played],
+            "budget": [c.budget for c in played],
+            "as_typed": [not c.changed for c in played],
+            "corrections": [[k.to_json() for k in c.corrections] for c in played],
+        }
     return {
+        **lineups,
         "chances": list(result.chances),
         "goal_probability": [fraction_text(p) for p in result.goal_probability],
         "expected_goals": [fraction_text(g) for g in result.expected_goals],
@@ -211,10 +271,31 @@ def match_json(result: MatchOdds) -> dict[str, object]:
     }
 
 
-def match_text(x: Lineup, y: Lineup, result: MatchOdds, lang: str = "de") -> str:
+def played_text(side: str, corrected: CorrectedLineup, lang: str = "de") -> list[str]:
+    """Whether a lineup plays as typed, and if not how and why (one line each)."""
+    t = TEXT[lang]
+    if not corrected.changed:
+        return [t["as_typed"].format(side=side, budget=corrected.budget)]
+    return [
+        t["not_as_typed"].format(side=side, sent=corrected.original, played=corrected.lineup,
+                                 budget=corrected.budget),
+        *(t["correction"].format(rule=t[c.rule], row=c.row, before=c.before, after=c.after)
+          for c in corrected.corrections),
+    ]
+
+
+def match_text(
+    x: Lineup, y: Lineup, result: MatchOdds, lang: str = "de",
+    played: tuple[CorrectedLineup, CorrectedLineup] | None = None,
+) -> str:
     t = TEXT[lang]
     (cx, cy), (px, py), (gx, gy) = result.chances, result.goal_probability, result.expected_goals
-    lines = [
+    lines = []
+    if played is not None:
+        lines += played_text(t["side_x"], played[0], lang)
+        lines += played_text(t["side_y"], played[1], lang)
+        x, y = played[0].lineup, played[1].lineup
+    lines += [
         t["versus"].format(x=x, y=y),
         t["chances"].format(cx=cx, cy=cy),
         t["per_chance"].format(px=percent_text(px, lang), py=percent_text(py, lang)),

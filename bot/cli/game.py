@@ -1,5 +1,8 @@
-"""Game master commands that drive the App once: ``poll``, ``send``,
-``evaluate``, and the newcomer's ``demo``."""
+"""Game master commands that drive the App once: ``poll`` (and send the
+replies), ``send``, ``evaluate``, and the newcomer's ``demo``.
+
+``evaluate --dry-run`` never connects to a mail server, so it runs without
+the password variables; the others resolve them when they connect."""
 
 from __future__ import annotations
 
@@ -15,10 +18,10 @@ if TYPE_CHECKING:
     from bot.app import App
 
 
-def _app(args: argparse.Namespace) -> App:
+def _app(args: argparse.Namespace, *, connects: bool = True) -> App:
     from bot.app import build_app
 
-    app = build_app(load_config_arg(args))
+    app = build_app(load_config_arg(args, connects=connects))
     app.ensure_started()
     return app
 
@@ -29,9 +32,15 @@ def _poll(args: argparse.Namespace) -> int:
         report = app.poll_once()
         print(f"processed {report.processed} mail(s), queued {report.replies} repl(ies)"
               + "".join(f", {kind}: {n}" for kind, n in sorted(report.kinds.items())))
+        if args.no_send:
+            return 0
+        sent = app.drain_outbox()
+        print(f"sent {sent.sent}, retry later {sent.retried}, failed {len(sent.failed)}")
+        for recipient, error in sent.failed:
+            print(f"  failed: {recipient}: {error}")
     finally:
         app.close()
-    return 0
+    return 1 if sent.failed else 0
 
 
 def _send(args: argparse.Namespace) -> int:
@@ -47,7 +56,7 @@ def _send(args: argparse.Namespace) -> int:
 
 
 def _evaluate(args: argparse.Namespace) -> int:
-    app = _app(args)
+    app = _app(args, connects=not args.dry_run)
     try:
         if args.dry_run:
             rendered = app.dry_run(force=True)
@@ -87,19 +96,30 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parser(sub: argparse._SubParsersAction, name: str, help_text: str, example: str
+            ) -> argparse.ArgumentParser:
+    return sub.add_parser(name, help=help_text, epilog=f"example:\n  {example}",
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("poll", help="read the inbox once (replies are queued) and exit")
+    p = _parser(sub, "poll", "read the inbox once, then send the replies it queued",
+                "turnited --config game/config.yaml poll --no-send")
+    p.add_argument("--no-send", action="store_true",
+                   help="keep the replies in the outbox (the worker or `send` sends them)")
     p.set_defaults(handler=_poll)
-    p = sub.add_parser("send", help="drain the outbox once and exit")
+    p = _parser(sub, "send", "drain the outbox once and exit",
+                "turnited --config game/config.yaml send")
     p.set_defaults(handler=_send)
-    p = sub.add_parser("evaluate", help="evaluate the round if its deadline has passed")
+    p = _parser(sub, "evaluate", "evaluate the round if its deadline has passed",
+                "turnited --config game/config.yaml evaluate --dry-run | less")
     p.add_argument("--force", action="store_true", help="evaluate now, before the deadline")
     p.add_argument("--dry-run", action="store_true",
                    help="print the newsletter of an evaluation now without changing anything")
     p.set_defaults(handler=_evaluate)
-    p = sub.add_parser(
-        "demo", help="two seasons with 40 simulated managers on the embedded Maildir transport"
-    )
+    p = _parser(sub, "demo",
+                "two seasons with 40 simulated managers on the embedded Maildir transport",
+                "turnited demo --managers 8 --seasons 1 /tmp/turnited-demo")
     p.add_argument("directory", nargs="?", help="a fresh directory (default: a new temp dir)")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--managers", type=int, default=40)

@@ -11,11 +11,17 @@ for ``turnited send`` or the running worker).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.cli import CliError
+
+if TYPE_CHECKING:  # imported when used: the CLI starts fast
+    from bot.config import Config
+    from bot.league.service import League
 
 MESSAGES = {
     "de": {
@@ -53,7 +59,7 @@ class ConsoleSetup:
     (None without one) and the output language."""
 
     state_dir: Path
-    config: object | None
+    config: Config | None
     language: str
 
 
@@ -74,15 +80,19 @@ def console_setup(args: argparse.Namespace) -> ConsoleSetup:
     return ConsoleSetup(state, config, language if language in MESSAGES else "de")
 
 
-def _league(setup: ConsoleSetup):  # -> League
+def _league(setup: ConsoleSetup) -> League:
     from bot.league.service import League
     from bot.storage.db import DATABASE_FILE, open_existing
 
-    settings = setup.config.league_settings() if setup.config else None  # type: ignore[attr-defined]
+    settings = setup.config.league_settings() if setup.config else None
     return League(open_existing(setup.state_dir / DATABASE_FILE), settings)
 
 
-def _run(args: argparse.Namespace, action) -> int:
+#: A console action: (setup, league) -> (message key, its fields).
+Action = Callable[[ConsoleSetup, "League"], tuple[str, dict[str, object]]]
+
+
+def _run(args: argparse.Namespace, action: Action) -> int:
     from bot.league.errors import BadAddress
     from bot.league.service import UnknownManager
 
@@ -102,7 +112,7 @@ def _run(args: argparse.Namespace, action) -> int:
 
 
 def cmd_reset_password(args: argparse.Namespace) -> int:
-    def action(setup: ConsoleSetup, league):
+    def action(setup: ConsoleSetup, league: League) -> tuple[str, dict[str, object]]:
         from email.utils import parseaddr
 
         from bot.service.console import reset_password
@@ -114,14 +124,14 @@ def cmd_reset_password(args: argparse.Namespace) -> int:
                 f"reset-password needs the configuration (the bot's address for the mail): "
                 f"no file at {args.config}; pass --config PATH"
             )
-        name, address = parseaddr(config.mail.from_header)  # type: ignore[attr-defined]
-        bot_address = address or config.mail.address  # type: ignore[attr-defined]
-        sender = Sender(bot_address, name or config.game.name)  # type: ignore[attr-defined]
+        name, address = parseaddr(config.mail.from_header)
+        bot_address = address or config.mail.address
+        sender = Sender(bot_address, name or config.game.name)
         to, row = reset_password(
             league.db, league, args.address, sender=sender,
-            game_name=config.game.name,  # type: ignore[attr-defined]
-            game_address=config.mail.address,  # type: ignore[attr-defined]
-            default_language=config.newsletter.language,  # type: ignore[attr-defined]
+            game_name=config.game.name,
+            game_address=config.mail.address,
+            default_language=config.newsletter.language,
             now=datetime.now(UTC),
         )
         return "reset", {"address": to, "row": row}
@@ -130,7 +140,7 @@ def cmd_reset_password(args: argparse.Namespace) -> int:
 
 
 def cmd_ban(args: argparse.Namespace) -> int:
-    def action(setup: ConsoleSetup, league):
+    def action(setup: ConsoleSetup, league: League) -> tuple[str, dict[str, object]]:
         manager, before = league.ban(args.address, datetime.now(UTC))
         return ("ban_again" if before else "ban"), {"address": manager.address}
 
@@ -138,7 +148,7 @@ def cmd_ban(args: argparse.Namespace) -> int:
 
 
 def cmd_unban(args: argparse.Namespace) -> int:
-    def action(setup: ConsoleSetup, league):
+    def action(setup: ConsoleSetup, league: League) -> tuple[str, dict[str, object]]:
         manager, before = league.unban(args.address)
         return ("unban" if before else "unban_again"), {"address": manager.address}
 

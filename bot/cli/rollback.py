@@ -67,13 +67,13 @@ def cmd_rollback(args: argparse.Namespace) -> int:
     text = MESSAGES[setup.language]
     config = setup.config
     league = League(open_existing(setup.state_dir / DATABASE_FILE),
-                    config.league_settings() if config else None)  # type: ignore[attr-defined]
+                    config.league_settings() if config else None)
     now = datetime.now(UTC)
     try:
         undone, removed = rollback(
             league, now, args.round, archive_dir=setup.state_dir / "archive",
-            game_name=config.game.name if config else "Turnited",  # type: ignore[attr-defined]
-            language=(config.newsletter.language  # type: ignore[attr-defined]
+            game_name=config.game.name if config else "Turnited",
+            language=(config.newsletter.language
                       if config else setup.language),
         )
     except CannotRollBack as exc:

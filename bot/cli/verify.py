@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from bot.cli import CliError
-from bot.cli.manager import add_state_options, console_setup
+from bot.cli.manager import ConsoleSetup, add_state_options, console_setup
 
 MESSAGES = {
     "de": {
@@ -35,7 +35,7 @@ MESSAGES = {
 }
 
 
-def _state_commitment(setup, round_number: int) -> str | None:
+def _state_commitment(setup: ConsoleSetup, round_number: int) -> str | None:
     from bot.league.service import League
     from bot.storage.db import DATABASE_FILE, open_existing
 

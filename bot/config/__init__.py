@@ -22,6 +22,7 @@ from bot.config.errors import HIDDEN, MISSING, REDACTED, ConfigError, is_secret_
 from bot.config.load import DEFAULT_CONFIG_NAME, Config, example_config_text, load_config
 from bot.config.settings import (
     AnalysisSettings,
+    ArchiveSettings,
     AuthSettings,
     GameSettings,
     GmSettings,
@@ -31,6 +32,7 @@ from bot.config.settings import (
     NewsletterSettings,
     PszSettings,
     RemindersSettings,
+    TrustSettings,
 )
 
 __all__ = [
@@ -39,6 +41,7 @@ __all__ = [
     "MISSING",
     "REDACTED",
     "AnalysisSettings",
+    "ArchiveSettings",
     "AuthSettings",
     "Config",
     "ConfigError",
@@ -50,6 +53,7 @@ __all__ = [
     "NewsletterSettings",
     "PszSettings",
     "RemindersSettings",
+    "TrustSettings",
     "example_config_text",
     "is_secret_key",
     "load_config",

@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.errors import TurnitedError
+
 #: Shown instead of a secret value.
 REDACTED = "'***'"
 #: Key names whose values are never shown.
@@ -31,7 +33,7 @@ MISSING: Any = _Marker("<missing>")
 HIDDEN: Any = _Marker(REDACTED)
 
 
-class ConfigError(ValueError):
+class ConfigError(TurnitedError, ValueError):
     """A configuration value that is not allowed.
 
     ``key`` is the dotted key (``mail.imap.port``), ``value`` the value found

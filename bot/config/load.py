@@ -17,6 +17,7 @@ from bot.config import parsers as p
 from bot.config.errors import ConfigError
 from bot.config.read import (
     read_analysis,
+    read_archive,
     read_auth,
     read_game,
     read_gm,
@@ -30,6 +31,7 @@ from bot.config.read import (
 from bot.config.sections import Section
 from bot.config.settings import (
     AnalysisSettings,
+    ArchiveSettings,
     AuthSettings,
     GameSettings,
     GmSettings,
@@ -63,6 +65,7 @@ class Config:
     mail: MailSettings = field(default_factory=MailSettings)
     auth: AuthSettings = field(default_factory=AuthSettings)
     newsletter: NewsletterSettings = field(default_factory=NewsletterSettings)
+    archive: ArchiveSettings = field(default_factory=ArchiveSettings)
     state_dir: Path = field(default_factory=lambda: Path("state").absolute())
     source: Path | None = None
 
@@ -162,10 +165,12 @@ def _build(
     reminders = read_reminders(top.section("reminders"))
     gm_section = top.section("gm")
     gm = read_gm(gm_section)
-    mail = read_mail(top.section("mail"), game, environ, check_secrets=check_secrets)
+    mail = read_mail(top.section("mail"), game, environ, check_secrets=check_secrets,
+                     base_dir=base_dir)
     require_gm_address(gm_section, mail.transport)
     auth = read_auth(top.section("auth"))
     newsletter = read_newsletter(top.section("newsletter"), game)
+    archive = read_archive(top.section("archive"))
     top.finish()
 
     if problems:
@@ -176,7 +181,8 @@ def _build(
         raise first
     return Config(
         game=game, psz=psz, analysis=analysis, schedule=schedule, reminders=reminders,
-        gm=gm, mail=mail, auth=auth, newsletter=newsletter, state_dir=state_dir, source=source,
+        gm=gm, mail=mail, auth=auth, newsletter=newsletter, archive=archive,
+        state_dir=state_dir, source=source,
     )
 
 

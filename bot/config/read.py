@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from decimal import Decimal
 from email.utils import formataddr
+from pathlib import Path
 from typing import Any
 
 from bot.config import parsers as p
@@ -22,6 +23,7 @@ from bot.config.settings import (
     DEFAULT_MAIL_HOST,
     DEFAULT_SMTP_SECURITY,
     AnalysisSettings,
+    ArchiveSettings,
     AuthSettings,
     GameSettings,
     GmSettings,
@@ -31,6 +33,7 @@ from bot.config.settings import (
     NewsletterSettings,
     PszSettings,
     RemindersSettings,
+    TrustSettings,
     default_imap,
     default_smtp,
 )
@@ -137,6 +140,20 @@ def read_newsletter(s: Section, game: GameSettings) -> NewsletterSettings:
     return newsletter
 
 
+def read_archive(s: Section) -> ArchiveSettings:
+    url = s.get("url", p.optional(p.text(500)), ArchiveSettings().url)
+    if url is not None:
+        if not url.startswith(("https://", "http://")) or any(c.isspace() for c in url):
+            s.fail("url", url, "the web address of the published archive, e.g. "
+                   "'https://example.org/turnited' (http:// or https://, no spaces)")
+            url = None
+        else:
+            url = url.rstrip("/")
+    archive = ArchiveSettings(url=url)
+    s.finish()
+    return archive
+
+
 def read_schedule(s: Section) -> ScheduleSettings:
     d = ScheduleSettings()
     zone_name = s.get("timezone", p.timezone, d.timezone)
@@ -173,9 +190,12 @@ def read_schedule(s: Section) -> ScheduleSettings:
 
 
 def read_mail(
-    s: Section, game: GameSettings, environ: Mapping[str, str] | None, *, check_secrets: bool
+    s: Section, game: GameSettings, environ: Mapping[str, str] | None, *, check_secrets: bool,
+    base_dir: Path | None = None,
 ) -> MailSettings:
-    """``environ`` None means ``os.environ``, read again at each login."""
+    """``environ`` None means ``os.environ``, read again at each login;
+    ``ca_file`` paths are relative to ``base_dir`` (the configuration's folder)."""
+    base = base_dir or Path.cwd()
     d = MailSettings()
     transport = s.get("transport", p.choice("imap", "maildir"), d.transport)
     real = transport == "imap"
@@ -183,8 +203,9 @@ def read_mail(
     if real and not s.has("address"):
         s.fail("address", MISSING, "the bot's own mail address", reason=_REQUIRED_FOR_IMAP)
     from_header = s.get("from", p.from_header, formataddr((game.name, address)))
-    imap = _read_imap(s.section("imap"), address, environ, real=real, check=check_secrets)
-    smtp = _read_smtp(s.section("smtp"), environ, real=real, check=check_secrets)
+    imap = _read_imap(s.section("imap"), address, environ, real=real, check=check_secrets,
+                      base=base)
+    smtp = _read_smtp(s.section("smtp"), environ, real=real, check=check_secrets, base=base)
 
     maildir_s = s.section("maildir")
     maildir = MaildirSettings(poll_seconds=maildir_s.get(
@@ -200,17 +221,39 @@ def read_mail(
                                        dl.max_command_lines),
         max_mails_per_hour=limits_s.get("max_mails_per_hour", p.integer(1, 100_000),
                                         dl.max_mails_per_hour),
+        max_mail_bytes=limits_s.get("max_mail_bytes", p.integer(64 * 1024, 1024 * 1024 * 1024),
+                                    dl.max_mail_bytes),
+        handling_seconds=limits_s.get("handling_seconds", p.positive_number,
+                                      dl.handling_seconds),
+        max_attempts=limits_s.get("max_attempts", p.integer(1, 100), dl.max_attempts),
     )
     limits_s.finish()
+    trust_s = s.section("trust")
+    trust = TrustSettings(authserv_id=trust_s.get("authserv_id", p.optional(p.text()), None))
+    trust_s.finish()
     s.finish()
     return MailSettings(
         transport=transport, address=address, from_header=from_header,
-        imap=imap, smtp=smtp, maildir=maildir, limits=limits,
+        imap=imap, smtp=smtp, maildir=maildir, limits=limits, trust=trust,
     )
 
 
+def _read_ca_file(s: Section, base: Path) -> Path | None:
+    """``ca_file``: a PEM file of the CA(s) to trust, which must exist."""
+    text = s.get("ca_file", p.optional(p.text(1000)), None)
+    if text is None:
+        return None
+    path = Path(os.path.abspath(base / Path(text).expanduser()))
+    if not path.is_file():
+        s.fail("ca_file", text, "the path of a PEM file of CA certificates (relative to the "
+               "configuration's folder)", reason=f"there is no file {str(path)!r}")
+        return None
+    return path
+
+
 def _read_imap(
-    s: Section, address: str, environ: Mapping[str, str] | None, *, real: bool, check: bool
+    s: Section, address: str, environ: Mapping[str, str] | None, *, real: bool, check: bool,
+    base: Path,
 ) -> ImapSettings:
     d = default_imap()
     before = len(s.problems)
@@ -225,9 +268,11 @@ def _read_imap(
         password_env=password_env,
         folder=s.get("folder", p.text(), d.folder),
         processed_folder=s.get("processed_folder", p.optional(p.text()), d.processed_folder),
+        quarantine_folder=s.get("quarantine_folder", p.text(), d.quarantine_folder),
         idle=s.get("idle", p.boolean, d.idle),
         poll_seconds=s.get("poll_seconds", p.integer(5, 86_400), d.poll_seconds),
         environ=environ,
+        ca_file=_read_ca_file(s, base),
     )
     if real and not s.has("host"):
         s.fail("host", MISSING, "the IMAP server's host name", reason=_REQUIRED_FOR_IMAP)
@@ -235,12 +280,15 @@ def _read_imap(
     if processed is not None and processed == folder:
         s.fail("processed_folder", processed,
                f"a folder other than mail.imap.folder ({folder!r}), or null")
+    if values["quarantine_folder"] in (folder, processed):
+        s.fail("quarantine_folder", values["quarantine_folder"],
+               "a folder other than mail.imap.folder and mail.imap.processed_folder")
     s.finish()
     return ImapSettings(**values) if len(s.problems) == before else d
 
 
 def _read_smtp(
-    s: Section, environ: Mapping[str, str] | None, *, real: bool, check: bool
+    s: Section, environ: Mapping[str, str] | None, *, real: bool, check: bool, base: Path
 ) -> SmtpSettings:
     d = default_smtp()
     before = len(s.problems)
@@ -259,6 +307,7 @@ def _read_smtp(
         rate_per_minute=s.get("rate_per_minute", p.optional(p.integer(1, 10_000)),
                               d.rate_per_minute),
         environ=environ,
+        ca_file=_read_ca_file(s, base),
     )
     if real and not s.has("host"):
         s.fail("host", MISSING, "the SMTP server's host name", reason=_REQUIRED_FOR_IMAP)

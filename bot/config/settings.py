@@ -79,6 +79,15 @@ class NewsletterSettings:
 
 
 @dataclass(frozen=True)
+class ArchiveSettings:
+    """The newsletter archive on the web: ``url`` is where ``turnited publish
+    DIR`` copies ``STATE/archive`` to (each newsletter links its page there);
+    None: the archive is not on the web and newsletters carry no link."""
+
+    url: str | None = None
+
+
+@dataclass(frozen=True)
 class MaildirSettings:
     """The embedded transport: ``STATE/maildir`` is polled this often."""
 
@@ -87,9 +96,25 @@ class MaildirSettings:
 
 @dataclass(frozen=True)
 class MailLimits:
+    """``max_mails_per_hour`` counts only mails without a valid password
+    (RULES.md §9); a mail larger than ``max_mail_bytes`` is read header only
+    and answered "too large"; a mail whose handling fails or runs longer than
+    ``handling_seconds`` is tried ``max_attempts`` times, then quarantined."""
+
     max_text_bytes: int = 512 * 1024
     max_command_lines: int = 60
     max_mails_per_hour: int = 20
+    max_mail_bytes: int = 5 * 1024 * 1024
+    handling_seconds: float = 20.0
+    max_attempts: int = 3
+
+
+@dataclass(frozen=True)
+class TrustSettings:
+    """``authserv_id``: the receiving server's id in ``Authentication-Results``;
+    when set, a mail whose DMARC (or SPF and DKIM) verdict fails is forged."""
+
+    authserv_id: str | None = None
 
 
 def default_imap() -> ImapSettings:
@@ -118,3 +143,4 @@ class MailSettings:
     smtp: SmtpSettings = field(default_factory=default_smtp)
     maildir: MaildirSettings = field(default_factory=MaildirSettings)
     limits: MailLimits = field(default_factory=MailLimits)
+    trust: TrustSettings = field(default_factory=TrustSettings)

@@ -6,6 +6,15 @@ corrections), a new team now and then (which replaces the weaker one),
 occasional mistakes (an invalid lineup, a forgotten password) that they fix
 after reading the error reply, late mails, and rounds they skip. They learn
 their password the way a person does: from the bot's first reply.
+
+They play like people, too: each team has a tactic (a back line T-A and a
+V:M:S split) and spends its whole budget. After each newsletter a manager
+reads what a player can read there (``read_newsletter``): their teams' WP
+(so they know next round's budget), how far each team got, and the
+"Turnierfußball" table, in which the GM teams' lineups are public. A team
+that went out early changes its tactic, usually to the best-ranked GM
+tactic of the table, sometimes to a variation of its own; a team that did
+well keeps it.
 """
 
 from __future__ import annotations
@@ -35,10 +44,73 @@ CLUB_EN = ("Rovers", "Wanderers", "Athletic", "United", "City", "Albion", "Range
 TOWN_EN = ("Bristol", "Dover", "Leeds", "Hull", "Derby", "Exeter", "Bath", "York")
 
 
+#: Back lines (T, A) a manager starts from: keeper and sweeper matter (RULES.md §3).
+BACK_LINES = ((10, 10), (10, 8), (8, 10), (8, 8), (10, 5), (5, 10), (6, 6), (0, 10), (10, 0))
+_GM_ROW = re.compile(r"^\s*(\d+)\.\s+GM (\d+)-(\d+)-(\d+)-(\d+)-(\d+)\b", re.M)
+_TEAM_HEAD = re.compile(r"^(?:Dein Team|Your team): (.+)$", re.M)
+_LAST_WP = re.compile(r"^\s+(?:WP|Alterung zum Saisonende|Season-end ageing): .*-> (\d+)[,.]\d\d",
+                      re.M)
+_EARLY_OUT = re.compile(r"^\s+(?:Ausgeschieden in Gruppenphase|Out in group stage) 1$", re.M)
+
+
+@dataclass(frozen=True, slots=True)
+class Tactic:
+    """A back line and the split of the rest over V, M and S (weights)."""
+
+    t: int
+    a: int
+    split: tuple[int, int, int]
+
+    def lineup(self, budget: int) -> tuple[int, int, int, int, int]:
+        """The lineup spending ``budget``: the rest after the back line split
+        by largest remainder (as the GM teams do), never breaking the 3:1 rule."""
+        t, a = self.t, self.a
+        while 2 * (t + a) > budget - 9:
+            t, a = max(t - 1, 0), max(a - 1, 0)
+        rest = budget - 2 * t - 2 * a
+        total = sum(self.split)
+        raw = [rest * k / total for k in self.split]
+        rows = [int(x) for x in raw]
+        for i in sorted(range(3), key=lambda i: -(raw[i] - rows[i]))[: rest - sum(rows)]:
+            rows[i] += 1
+        while max(rows) > 3 * min(rows):  # only for extreme splits of tiny rests
+            rows[rows.index(max(rows))] -= 1
+            rows[rows.index(min(rows))] += 1
+        return (t, a, *rows)  # type: ignore[return-value]
+
+
+def random_tactic(rng: random.Random) -> Tactic:
+    t, a = rng.choice(BACK_LINES)
+    while True:
+        split = (rng.randint(2, 6), rng.randint(2, 6), rng.randint(2, 6))
+        if max(split) <= 3 * min(split):
+            return Tactic(t, a, split)
+
+
+def tweak(tactic: Tactic, rng: random.Random) -> Tactic:
+    """A variation of ``tactic``: one row a little stronger, another weaker."""
+    split = list(tactic.split)
+    up, down = rng.sample(range(3), 2)
+    if split[down] > 2:
+        split[up] += 1
+        split[down] -= 1
+    t, a = tactic.t, tactic.a
+    if rng.random() < 0.3:
+        t, a = rng.choice(BACK_LINES)
+    return Tactic(t, a, tuple(split))  # type: ignore[arg-type]
+
+
+def gm_tactic(t: int, a: int, v: int, m: int, s: int) -> Tactic:
+    """The tactic of a published GM lineup (its rows as the split)."""
+    return Tactic(t, a, (max(v, 1), max(m, 1), max(s, 1)))
+
+
 @dataclass
 class DemoTeam:
     name: str
     short: str
+    tactic: Tactic | None = None
+    budget: int = 90
 
 
 @dataclass
@@ -59,16 +131,16 @@ class DemoManager:
 
     # -- what the manager writes ---------------------------------------------
 
-    def random_lineup(self, budget: int = 90) -> str:
-        """A plausible lineup; a quarter of them overspend (the bot shortens them)."""
+    def random_lineup(self, budget: int = 90, team: DemoTeam | None = None) -> str:
+        """The team's lineup for its budget; one in eight overspends a little
+        (a person miscounts: the bot shortens it and says so)."""
         r = self.rng
-        t, a = r.choice((0, 3, 5, 8, 10)), r.choice((0, 4, 6, 9, 10))
-        spend = budget + (r.randint(3, 25) if r.random() < 0.25 else r.randint(-2, 0))
-        rest = max(spend - 2 * t - 2 * a, 9)
-        weights = [r.uniform(1, 3) for _ in range(3)]
-        total = sum(weights)
-        v, m = (int(rest * w / total) for w in weights[:2])
-        s = rest - v - m
+        tactic = team.tactic if team is not None and team.tactic else random_tactic(r)
+        if team is not None:
+            team.tactic = tactic
+            budget = team.budget
+        spend = budget + (r.randint(3, 15) if r.random() < 0.125 else 0)
+        t, a, v, m, s = tactic.lineup(spend)
         if self.language == "en" and r.random() < 0.3:
             return f"G{t} SW{a} D{v} M{m} F{s}"
         if r.random() < 0.2:
@@ -86,8 +158,19 @@ class DemoManager:
                 name = f"{r.choice(TOWN_EN)} {r.choice(CLUB_EN)}"
             if name.lower() not in self.used_names:
                 self.used_names.add(name.lower())
-                short = name.split()[0][:15]
-                return DemoTeam(name, short)
+                short = self.short_for(name)
+                return DemoTeam(name, short, random_tactic(r))
+
+    def short_for(self, name: str) -> str:
+        """A short name nobody uses yet (RULES.md §7: a person picks one that
+        tells their team apart, e.g. the town rather than ``Borussia``)."""
+        words = name.split()
+        for candidate in (words[0], words[-1], f"{words[0][:7]} {words[-1][:7]}", name):
+            short = candidate[:15].strip()
+            if f"short:{short.lower()}" not in self.used_names:
+                self.used_names.add(f"short:{short.lower()}")
+                return short
+        return name[:15]
 
     def moves(self, first_round: bool, new_team: DemoTeam | None) -> list[str]:
         """The command lines of this round's mail."""
@@ -100,12 +183,37 @@ class DemoManager:
         if new_team is not None:
             keyword = "Neues Team" if de else "New team"
             lines.append(f"{keyword}: {new_team.name} / {new_team.short}")
-            lines.append(("Aufstellung: " if de else "Lineup: ") + self.random_lineup())
+            lines.append(("Aufstellung: " if de else "Lineup: ")
+                         + self.random_lineup(team=new_team))
         for team in self.teams:
             if team is new_team:
                 continue
-            lines.append(f"{team.name}: {self.random_lineup()}")
+            lines.append(f"{team.name}: {self.random_lineup(team=team)}")
         return lines
+
+    def read_newsletter(self, text: str) -> None:
+        """Learn from a results newsletter as a player would: each own team's
+        WP (its next budget), whether it went out in the first group stage,
+        and which published GM tactics ranked best in the expectation table."""
+        r = self.rng
+        section = text.split("Turnierfußball", 1)[-1]
+        ranked = [gm_tactic(*map(int, m.groups()[1:])) for m in _GM_ROW.finditer(section)]
+        heads = list(_TEAM_HEAD.finditer(text))
+        by_name = {team.name: team for team in self.teams}
+        for i, head in enumerate(heads):
+            team = by_name.get(head.group(1).strip())
+            end = heads[i + 1].start() if i + 1 < len(heads) else text.find("\n\n\n", head.end())
+            block = text[head.end(): end if end > 0 else None]
+            if team is None:
+                continue
+            wps = _LAST_WP.findall(block)
+            if wps:
+                team.budget = int(wps[-1])
+            if _EARLY_OUT.search(block) and r.random() < 0.8:
+                if ranked and r.random() < 0.7:
+                    team.tactic = ranked[0] if r.random() < 0.6 else r.choice(ranked[:3])
+                else:
+                    team.tactic = tweak(team.tactic or random_tactic(r), r)
 
     def mail(self, to: str, lines: list[str], when: datetime, *, reply_to: str | None = None,
              subject: str | None = None) -> bytes:

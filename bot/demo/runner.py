@@ -127,6 +127,10 @@ class DemoRun:
                 self.summary.reminders += 1
             elif to != GM:
                 self.summary.newsletters += 1
+                manager = self.by_address.get(to)
+                body = msg.get_body(("plain",))
+                if manager is not None and body is not None:
+                    manager.read_newsletter(body.get_content())
 
     # -- a round -----------------------------------------------------------------
 

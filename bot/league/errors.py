@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from bot.errors import TurnitedError
 
-class LeagueError(ValueError):
+
+class LeagueError(TurnitedError, ValueError):
     """Base class of the league service's errors."""
 
 

@@ -47,6 +47,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from bot.errors import TurnitedError
 from bot.league.moves import next_numbering
 from bot.league.settings import LeagueSettings
 from bot.rules.corrections import CorrectedLineup, correct
@@ -74,7 +75,7 @@ MAX_ATTEMPTS = 3
 Step = Callable[[str], None]
 
 
-class EvaluationError(RuntimeError):
+class EvaluationError(TurnitedError, RuntimeError):
     """The stored data contradict the tournament report (a bug, never input)."""
 
 

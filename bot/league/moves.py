@@ -23,7 +23,14 @@ weaker of the older teams is announced for deletion (fewer WP; equal WP:
 the one that played longer ago, never played counting as longest ago;
 then lot). The announcement is binding: that team is deleted when the
 round is evaluated and does not play in it. Withdrawing the new team
-before the deadline cancels its registration and the deletion.
+before the deadline cancels its registration and the deletion; a team that
+never played then never existed (RULES.md §7): its name is free again.
+
+Names (RULES.md §7): a name equal to a stored team's (case and spaces
+ignored) is ``name_taken``; one that only looks the same (UTS #39
+skeletons, ``names.find_clash``) is ``name_confusable``; ``GM ...`` is
+``name_reserved`` and other spellings that read like a GM team are
+``name_gm_look_alike``.
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ from email.utils import parseaddr
 
 from bot.league import outcome as oc
 from bot.league.errors import BadAddress, BadTime, NoOpenRound
-from bot.league.names import choose_names, clean, is_reserved, name_key
+from bot.league.names import choose_names, clean, find_clash, is_reserved, name_key
 from bot.league.outcome import ManagerInfo, MoveOutcome, Notice, TeamState
 from bot.league.passwords import generate_password, hash_password, verify_password
 from bot.league.settings import LeagueSettings
@@ -54,6 +61,7 @@ from bot.rules.requests import (
     SetShortName,
     Withdraw,
 )
+from bot.rules.tournament import GM_PREFIX
 from bot.rules.wp import budget
 from bot.storage import managers as manager_rows
 from bot.storage import moves as move_rows
@@ -102,12 +110,12 @@ class _Mail:
 
     # -- helpers -------------------------------------------------------------
 
-    def note(self, code: str, **params: object) -> None:
+    def note(self, code: oc.Code, **params: object) -> None:
         notice = Notice(code, dict(params))
         if notice not in self.notices:
             self.notices.append(notice)
 
-    def fail(self, code: str, **params: object) -> None:
+    def fail(self, code: oc.Code, **params: object) -> None:
         self.errors.append(Notice(code, dict(params)))
 
     def own_teams(self) -> list[TeamRow]:
@@ -220,17 +228,28 @@ class _Mail:
             return
         for candidate in (choice.name, choice.short_name):
             if is_reserved(candidate):
-                self.fail(oc.NAME_RESERVED, name=candidate, line=request.line)
+                # "GM ..." as typed keeps its code; other spellings that read
+                # like a GM team (look-alike letters, "G.M.") get their own.
+                code = oc.NAME_RESERVED if _plain_gm(candidate) else oc.NAME_GM_LOOK_ALIKE
+                self.fail(code, name=candidate, line=request.line)
                 return
         taken = team_rows.team_by_key(self.conn, choice.key)
         if taken is not None:
             self.fail(oc.NAME_TAKEN, name=choice.name, line=request.line)
             return
+        # Every stored team blocks its name: a registration withdrawn before
+        # it ever played is removed (``_withdraw``), so it blocks nothing.
+        other = find_clash(choice.name, team_rows.all_team_names(self.conn))
+        if other is not None:
+            self.fail(oc.NAME_CONFUSABLE, name=choice.name, other=other, line=request.line)
+            return
         own = [t for t in self.own_teams() if t.doomed_round is None]
         surplus = len(own) + 1 - s.max_teams
         older = [t for t in own if t.registered_round < self.target]
         if surplus > len(older):
-            self.fail(oc.TOO_MANY_TEAMS, team=choice.name, limit=s.max_teams, line=request.line)
+            new_teams = [t.name for t in own if t.registered_round >= self.target]
+            self.fail(oc.TOO_MANY_TEAMS, team=choice.name, limit=s.max_teams, line=request.line,
+                      new_teams=new_teams, withdraw=new_teams[-1] if new_teams else None)
             return
         team_id = team_rows.insert_team(
             self.conn, name=choice.name, name_key=choice.key, short_name=choice.short_name,
@@ -259,7 +278,7 @@ class _Mail:
             return
         if team.registered_round == self.target and team.last_played_round is None:
             pardoned = team_rows.pardon_teams_doomed_by(self.conn, team.id)
-            team_rows.cancel_registration(self.conn, team.id, self.target)
+            team_rows.cancel_registration(self.conn, team.id)
             if self.selected == team.id:
                 self.selected = None
             self.note(oc.REGISTRATION_WITHDRAWN, team=team.name, round=self.target)
@@ -288,6 +307,26 @@ class _Mail:
         manager_rows.update_manager(self.conn, self.manager.id, display_name=name)
         self.manager = manager_rows.manager_by_id(self.conn, self.manager.id)
         self.note(oc.MANAGER_NAME_SET, name=name)
+
+
+def _plain_gm(name: str) -> bool:
+    """True for a name that starts with ``GM `` as typed (or is ``GM``)."""
+    key = name_key(name)
+    return key == GM_PREFIX.strip().casefold() or key.startswith(GM_PREFIX.casefold())
+
+
+def sender_team_names(conn: sqlite3.Connection, sender: str) -> tuple[str, ...]:
+    """The names and short names of the sender's teams (none for an unknown
+    or unparsable address): the grammar never reads them as mistyped keywords."""
+    try:
+        address = normalize_address(sender)
+    except BadAddress:
+        return ()
+    manager = manager_rows.manager_by_address(conn, address)
+    if manager is None:
+        return ()
+    teams = team_rows.teams_of_manager(conn, manager.id)
+    return tuple(dict.fromkeys(n for t in teams for n in (t.name, t.short_name)))
 
 
 def next_numbering(season: int, round_in_season: int, season_rounds: int) -> tuple[int, int]:
@@ -383,7 +422,8 @@ def submit_moves(
             manager=manager, accepted=accepted, round=target, late=late,
             deadline=target_round.deadline if target_round else None,
             notices=mail.notices, errors=mail.errors, teams=teams, ignored=moves.ignored,
-            line_errors=moves.errors, language=language(),
+            line_errors=moves.errors, language=language(), read_notes=moves.notes,
+            sender_name=clean(sender_name or "") or None,
         )
 
     def language() -> str:
@@ -396,7 +436,9 @@ def submit_moves(
     only_help = bool(requests) and all(isinstance(r, AskHelp) for r in requests)
     line_errors = [
         Notice(oc.LINE_ERROR, {"line": e.line, "line_number": e.line_number,
-                               "reason": e.reason, "example": e.example})
+                               "reason": e.reason, "example": e.example, "kind": e.kind,
+                               "part": e.part, "suggestion": e.suggestion,
+                               "limit": e.limit})
         for e in moves.errors
     ]
     if any(isinstance(r, AskHelp) for r in requests):
@@ -412,8 +454,7 @@ def submit_moves(
             mail.errors.extend(line_errors)
             mail.notices = [n for n in mail.notices if n.code in _KEPT_ON_REJECT]
             mail.note(oc.NOTHING_CHANGED)
-            info = ManagerInfo(address, manager.display_name, is_new=False)
-            return result(False, info, [])
+            return result(False, ManagerInfo(address, manager.display_name, is_new=False), [])
 
     with savepoint(conn, "submit_moves") as point:
         new_password: str | None = None
@@ -464,6 +505,13 @@ def submit_moves(
             mail.manager, is_new = None, False
         elif mail.manager is not None:
             mail.manager = manager_rows.manager_by_id(conn, mail.manager.id)
+        # A team registered by this very mail was rolled back with it: an
+        # error must not list it among the manager's teams.
+        stored = [t.name for t in mail.own_teams()] if mail.manager is not None else []
+        mail.errors = [
+            Notice(e.code, {**e.params, "own_teams": stored}) if e.code == oc.UNKNOWN_TEAM else e
+            for e in mail.errors
+        ]
 
     if accepted and mail.manager is not None and moves.language_known:
         # Newsletters and reminders follow the language of the latest accepted

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from bot.errors import TurnitedError
 from bot.rules.tournament import GM_PREFIX
 
 #: Club abbreviations left out when a short name is derived from a long name.
@@ -51,7 +52,7 @@ LINKING_WORDS = frozenset({
 })
 
 
-class NameRefused(ValueError):
+class NameRefused(TurnitedError, ValueError):
     """A team name that cannot be registered; ``name`` is the name as given."""
 
     def __init__(self, name: str, message: str) -> None:
@@ -226,7 +227,7 @@ def shorten(text: str, limit: int) -> str:
     text = clean(text)
     if len(text) <= limit:
         return text
-    words, kept = text.split(" "), []
+    words, kept = text.split(" "), list[str]()
     for word in words:
         if len(" ".join([*kept, word])) > limit:
             break

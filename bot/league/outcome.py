@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.rules.corrections import CorrectedLineup
 from bot.rules.lineup import Lineup
-from bot.rules.requests import LineError
+from bot.rules.requests import LineError, ReadNote
 
 
 class Code(StrEnum):
@@ -54,6 +54,8 @@ class Code(StrEnum):
     LINE_ERROR = "line_error"
     NAME_TAKEN = "name_taken"
     NAME_RESERVED = "name_reserved"
+    NAME_GM_LOOK_ALIKE = "name_gm_look_alike"
+    NAME_CONFUSABLE = "name_confusable"
     NAME_EMPTY = "name_empty"
     TOO_MANY_TEAMS = "too_many_teams"
     UNKNOWN_TEAM = "unknown_team"
@@ -91,6 +93,8 @@ PASSWORD_WRONG = Code.PASSWORD_WRONG
 LINE_ERROR = Code.LINE_ERROR
 NAME_TAKEN = Code.NAME_TAKEN
 NAME_RESERVED = Code.NAME_RESERVED
+NAME_GM_LOOK_ALIKE = Code.NAME_GM_LOOK_ALIKE
+NAME_CONFUSABLE = Code.NAME_CONFUSABLE
 NAME_EMPTY = Code.NAME_EMPTY
 TOO_MANY_TEAMS = Code.TOO_MANY_TEAMS
 UNKNOWN_TEAM = Code.UNKNOWN_TEAM
@@ -127,8 +131,8 @@ CODES: dict[Code, str] = {
     WITHDRAWN: "The team is taken out of the round; it does not play unless a new lineup "
     "comes before the deadline. params: team, round, had_lineup (bool).",
     REGISTRATION_WITHDRAWN: "The team registered for this round was withdrawn before the "
-    "deadline: it will not play and its moves are gone; its name stays taken (names are "
-    "unique across all teams ever registered). params: team, round.",
+    "deadline: it never existed (RULES.md §7): its moves are gone and its name is free "
+    "again. params: team, round.",
     TEAM_WILL_BE_DELETED: "The manager would own more than two teams: this (weaker) team "
     "will be deleted for good when round `round` is evaluated, unless the new team's "
     "registration is withdrawn before the deadline. params: team, wp, round, because "
@@ -149,14 +153,24 @@ CODES: dict[Code, str] = {
     PASSWORD_WRONG: "The password in the mail is wrong; nothing was changed. params: "
     "address.",
     LINE_ERROR: "A line could not be read (e.g. an invalid lineup). params: line, "
-    "line_number, reason, example.",
-    NAME_TAKEN: "A team with this name (ignoring case and spaces) exists or existed; names "
-    "are unique forever. params: name, line.",
+    "line_number, reason, example, kind (unreadable|too_long), part (the exact part not "
+    "read, or None), suggestion (the player's numbers in the right form, or None), limit.",
+    NAME_TAKEN: "A team with this name (ignoring case and spaces) exists or existed; a team "
+    "that played keeps its name forever (only a registration withdrawn before it ever "
+    "played frees it, RULES.md §7). params: name, line.",
     NAME_RESERVED: "Team names must not start with 'GM ' (reserved for the GM teams). "
     "params: name, line.",
+    NAME_GM_LOOK_ALIKE: "The name reads like a GM team ('GM' and a lineup in another "
+    "spelling: look-alike letters, separators, format characters). params: name, line.",
+    NAME_CONFUSABLE: "The name looks the same as a team that exists or existed (`other`; "
+    "UTS #39 confusable skeletons). params: name, other, line.",
     NAME_EMPTY: "The team name is empty. params: line.",
     TOO_MANY_TEAMS: "A manager owns at most `limit` teams and none of the older teams can "
-    "make room (all were registered in this round). params: team, limit, line.",
+    "make room: every own team (`new_teams`) was registered in this round, and only a team "
+    "registered before can be deleted for a new one. The fix: withdraw one of the new "
+    "registrations (`Zurückziehen: <withdraw>`; that registration is then deleted and its "
+    "name free) before `Neues Team:` in the same mail. params: team, limit, line, new_teams, "
+    "withdraw.",
     UNKNOWN_TEAM: "No team of this name exists. params: team, line, own_teams (names).",
     TEAM_NOT_YOURS: "The team belongs to another manager. params: team, line.",
     TEAM_DELETED: "The team was deleted and cannot play any more. params: team, line.",
@@ -235,6 +249,11 @@ class MoveOutcome:
     ignored: tuple[str, ...] = ()
     line_errors: tuple[LineError, ...] = ()
     language: str = "de"
+    #: How the grammar read the mail as meant (typos, comments, signatures).
+    read_notes: tuple[ReadNote, ...] = ()
+    #: The display name of the mail's From header (the greeting until a
+    #: ``Manager:`` name is known).
+    sender_name: str | None = None
 
     def codes(self) -> list[Code]:
         """All notice and error codes in order (handy for logs and tests)."""

@@ -432,7 +432,7 @@ class League:
             text = results.stored_report(conn, round_number, public=public)
         if text is None:
             raise UnknownRound(round_number, "has been evaluated")
-        return json.loads(text)  # type: ignore[no-any-return]
+        return json.loads(text)
 
     # -- questions ---------------------------------------------------------------
 

@@ -12,7 +12,7 @@ this module only names the addresses.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from email.message import Message
 
 __all__ = ["MAX_SCANNED", "bounce_failures", "may_be_bounce"]
@@ -62,7 +62,7 @@ def bounce_failures(msg: Message, size: int) -> tuple[tuple[str, ...], tuple[str
     return _addresses(permanent), _addresses(temporary), ""
 
 
-def _addresses(found: object) -> tuple[str, ...]:
+def _addresses(found: Iterable[object] | None) -> tuple[str, ...]:
     result: set[str] = set()
     for item in found or ():
         text = item.decode("utf-8", "replace") if isinstance(item, bytes) else str(item)

@@ -6,12 +6,18 @@ after a crash before sending, gets the same id, so the outbox and the
 recipients can tell duplicates), threading headers for replies,
 ``Auto-Submitted`` so that other robots do not answer (RFC 3834), an
 optional ``List-Unsubscribe``, and a ``multipart/alternative`` body with a
-plain text and an HTML part, both UTF-8.
+plain text and an HTML part, both UTF-8. Optional attachments (e.g. the
+reminder's ``.ics`` calendar entry) wrap that body in ``multipart/mixed``.
 
 Header values that contain user text (subjects with team names, display
 names) are sanitised: control characters (CR, LF, ...) become spaces, the
 length is limited, and the ``SMTP`` policy folds and RFC 2047-encodes them.
 Addresses are checked strictly; a bad one raises ``InvalidAddressError``.
+Every address a person can have is accepted: a Unicode domain
+(``hans@bücher.example``) is written IDNA-encoded (``xn--bcher-kva``) in the
+headers, so any server takes it; a Unicode local part (``jörg@example.de``)
+is written as UTF-8 (RFC 6532) and needs a server that offers SMTPUTF8
+(RFC 6531; ``envelope_address`` and the SMTP sender decide).
 """
 
 from __future__ import annotations
@@ -30,9 +36,15 @@ from email.utils import format_datetime
 from enum import StrEnum
 from functools import lru_cache
 
+import idna
+
+from bot.errors import TurnitedError
+
 #: The policy of every outgoing message: CRLF line ends, lines folded at 78;
 #: headers set raw (the subject, encoded by ``encode_subject``) are kept as set.
 POLICY = policy.SMTP.clone(refold_source="none")
+#: For an address header with a Unicode local part (RFC 6532: raw UTF-8).
+UTF8_POLICY = POLICY.clone(utf8=True)
 #: Longest subject kept (characters); longer ones end in an ellipsis.
 MAX_SUBJECT = 200
 #: Longest display name kept (characters).
@@ -61,7 +73,7 @@ class MailKind(StrEnum):
         return self in (MailKind.NEWSLETTER, MailKind.REMINDER)
 
 
-class ComposeError(ValueError):
+class ComposeError(TurnitedError, ValueError):
     """A mail that cannot be composed safely."""
 
 
@@ -97,6 +109,38 @@ class ComposedMail:
 
 
 @dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file attached to a mail: its name, MIME type (``text/calendar``)
+    and bytes; ``method`` is the iCalendar ``method`` parameter, if any."""
+
+    filename: str
+    content_type: str
+    data: bytes
+    method: str | None = None
+
+
+_FILENAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+_MIME_TYPE = re.compile(r"^[a-z0-9][a-z0-9.+-]*/[a-z0-9][a-z0-9.+-]*$")
+
+
+def _check_attachment(attachment: Attachment) -> None:
+    if not _FILENAME.match(attachment.filename):
+        raise InvalidHeaderError(
+            f"attachment name {attachment.filename!r} is not usable: expected letters, digits, "
+            f"'.', '_' or '-' (at most 100), e.g. 'round-12.ics'"
+        )
+    if not _MIME_TYPE.match(attachment.content_type):
+        raise InvalidHeaderError(
+            f"attachment type {attachment.content_type!r} is not a MIME type such as "
+            f"'text/calendar'"
+        )
+    if attachment.method is not None and not attachment.method.isalpha():
+        raise InvalidHeaderError(
+            f"attachment method {attachment.method!r}: expected a word such as 'PUBLISH'"
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class _EncodedBody:
     """The MIME headers (folded, CRLF) and the encoded body of a mail."""
 
@@ -105,11 +149,14 @@ class _EncodedBody:
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
-_ADDR_SPEC = re.compile(
-    rf"^({_ATOM}(?:\.{_ATOM})*)@((?:[A-Za-z0-9](?:[A-Za-z0-9-]{{0,61}}[A-Za-z0-9])?\.)+"
-    rf"[A-Za-z]{{2,63}})$"
+#: RFC 6531 atext: the ASCII atext and any non-ASCII character (controls and
+#: spaces are refused before).
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~\-\u0080-\U0010ffff]+"
+_LOCAL = re.compile(rf"^{_ATOM}(?:\.{_ATOM})*$")
+_ASCII_DOMAIN = re.compile(
+    r"^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$"
 )
+_UNICODE_SPACE = re.compile(r"[\s\u00a0\u1680\u2000-\u200f\u202f\u205f\u3000\ufeff]")
 _MSG_ID = re.compile(r"^<[\x21-\x3b\x3d\x3f-\x7e]+@[\x21-\x3b\x3d\x3f-\x7e]+>$")
 _URI = re.compile(r"^(mailto:|https?://)[\x21-\x3b\x3d\x3f-\x7e]+$")
 
@@ -127,22 +174,74 @@ def sanitize_header(value: object, max_length: int = MAX_SUBJECT) -> str:
 
 
 def check_address(value: object, role: str = "recipient") -> str:
-    """Return ``value`` stripped if it is exactly one plain ASCII address
-    (``local@domain.tld``); raise ``InvalidAddressError`` otherwise."""
+    """Return ``value`` stripped (NFC) if it is exactly one plain address
+    (``local@domain.tld``; Unicode local parts and domains included: the
+    domain must be IDNA-encodable); raise ``InvalidAddressError`` otherwise."""
     if not isinstance(value, str):
         raise InvalidAddressError(role, value, "not text")
-    stripped = value.strip()
+    stripped = unicodedata.normalize("NFC", value.strip())
     if _CONTROL.search(stripped):
         raise InvalidAddressError(role, value, "it contains a line break or control character")
-    if any(sep in stripped for sep in ",;<> \t"):
+    if any(sep in stripped for sep in ",;<>") or _UNICODE_SPACE.search(stripped):
         raise InvalidAddressError(
             role, value, "it contains a list separator, angle bracket or space (one address only)"
         )
-    if len(stripped) > 254:
-        raise InvalidAddressError(role, value, "longer than 254 characters")
-    if not _ADDR_SPEC.match(stripped):
+    if len(stripped.encode("utf-8")) > 254:
+        raise InvalidAddressError(role, value, "longer than 254 bytes")
+    local, at, domain = stripped.rpartition("@")
+    if not at or not _LOCAL.match(local) or len(local.encode("utf-8")) > 64:
         raise InvalidAddressError(role, value, "not of the form local-part@domain")
+    ascii_domain(domain, role=role, value=value)
     return stripped
+
+
+def ascii_domain(domain: str, *, role: str = "recipient", value: object = None) -> str:
+    """``domain`` as the DNS and every server know it: Unicode labels
+    IDNA-encoded (UTS #46 mapping, ``bücher.example`` -> ``xn--bcher-kva.example``);
+    ``InvalidAddressError`` if it is no domain name."""
+    try:
+        encoded = domain if domain.isascii() else idna.encode(domain, uts46=True).decode("ascii")
+    except (idna.IDNAError, UnicodeError) as exc:
+        raise InvalidAddressError(
+            role, value if value is not None else domain, f"the domain is not usable ({exc})"
+        ) from None
+    if not _ASCII_DOMAIN.match(encoded):
+        raise InvalidAddressError(
+            role, value if value is not None else domain, "not of the form local-part@domain"
+        )
+    return encoded
+
+
+def envelope_address(address: str, *, smtputf8: bool) -> str:
+    """``address`` for the SMTP envelope: as it is when the server speaks
+    SMTPUTF8, else with the domain IDNA-encoded; ``InvalidAddressError`` when
+    the local part is not ASCII and the server does not offer SMTPUTF8."""
+    if not address:
+        return address  # the null sender <>
+    local, _, domain = address.rpartition("@")
+    if smtputf8:
+        return address
+    if not local.isascii():
+        raise InvalidAddressError(
+            "recipient", address,
+            "its local part is not ASCII and the mail server does not offer SMTPUTF8",
+        )
+    return f"{local}@{ascii_domain(domain)}"
+
+
+def needs_smtputf8(address: str) -> bool:
+    """True if ``address`` can only travel with SMTPUTF8 (a Unicode local part)."""
+    return not address.rpartition("@")[0].isascii()
+
+
+def _address_header(display: str, address: str) -> tuple[Address, bool]:
+    """An ``Address`` for a header and whether it must be written as UTF-8:
+    an ASCII local part gets the IDNA domain (plain ASCII everywhere), a
+    Unicode one keeps the Unicode domain (RFC 6532)."""
+    local, _, domain = address.rpartition("@")
+    if local.isascii():
+        return Address(display, local, ascii_domain(domain)), False
+    return Address(display, local, domain), True
 
 
 def is_message_id(value: str) -> bool:
@@ -220,6 +319,39 @@ def _encoded_body(text: str, html: str | None) -> _EncodedBody:
     return _EncodedBody(headers + b"\r\n", data)
 
 
+def _mixed_body(text: str, html: str | None, attachments: Sequence[Attachment]) -> _EncodedBody:
+    """The body with attachments: ``multipart/mixed`` of the text (and HTML)
+    and each attachment (base64). The boundary comes from the content, so
+    the same mail always gives the same bytes."""
+    outer = EmailMessage(policy=POLICY)
+    inner = EmailMessage(policy=POLICY)
+    inner.set_content(_body(text), subtype="plain", charset="utf-8", cte="quoted-printable")
+    if html is not None:
+        inner.add_alternative(_body(html), subtype="html", charset="utf-8",
+                              cte="quoted-printable")
+    outer.make_mixed()
+    outer.attach(inner)
+    digest = hashlib.sha256(f"{text}\0{html}".encode("utf-8", "replace"))
+    for attachment in attachments:
+        _check_attachment(attachment)
+        maintype, subtype = attachment.content_type.split("/", 1)
+        params = {"charset": "utf-8"} if maintype == "text" else {}
+        if attachment.method:
+            params["method"] = attachment.method
+        part = EmailMessage(policy=POLICY)
+        part.set_content(attachment.data, maintype=maintype, subtype=subtype,
+                         disposition="attachment", filename=attachment.filename,
+                         params=params)
+        outer.attach(part)
+        digest.update(b"\0" + attachment.filename.encode() + b"\0" + attachment.data)
+    hexdigest = digest.hexdigest()
+    outer.set_boundary(f"=_m{hexdigest[:32]}")
+    if html is not None:
+        inner.set_boundary(f"=_a{hexdigest[:32]}")
+    headers, data = outer.as_bytes(policy=POLICY).split(b"\r\n\r\n", 1)
+    return _EncodedBody(headers + b"\r\n", data)
+
+
 def compose(
     *,
     kind: MailKind | str,
@@ -237,6 +369,7 @@ def compose(
     list_unsubscribe: str | Sequence[str] | None = None,
     reply_to: str | None = None,
     language: str = "de",
+    attachments: Sequence[Attachment] = (),
 ) -> ComposedMail:
     """Compose one mail to one recipient.
 
@@ -244,6 +377,7 @@ def compose(
     ``make_message_id``). For a reply pass the Message-ID of the mail
     answered as ``in_reply_to`` and that mail's References as
     ``references``. ``date`` must be aware (the clock is passed in).
+    ``attachments`` are added after the text (``multipart/mixed``).
     """
     kind = MailKind(kind)
     sender = check_address(sender, "sender")
@@ -252,15 +386,19 @@ def compose(
         raise ComposeError(f"date {date.isoformat()!r} is naive: pass an aware datetime (UTC)")
     if language not in ("de", "en"):
         raise ComposeError(f"language {language!r}: expected 'de' or 'en'")
-    domain = sender.rsplit("@", 1)[1]
+    domain = ascii_domain(sender.rsplit("@", 1)[1], role="sender")
 
     msg = EmailMessage(policy=POLICY)
-    msg["From"] = Address(sanitize_header(sender_name, MAX_DISPLAY_NAME), *sender.rsplit("@", 1))
-    to_local, to_domain = to.rsplit("@", 1)
-    msg["To"] = Address(sanitize_header(to_name or "", MAX_DISPLAY_NAME), to_local, to_domain)
-    if reply_to is not None:
-        reply_local, reply_domain = check_address(reply_to, "reply-to").rsplit("@", 1)
-        msg["Reply-To"] = Address("", reply_local, reply_domain)
+    utf8_headers: set[str] = set()
+    for name, display, address in (
+        ("From", sanitize_header(sender_name, MAX_DISPLAY_NAME), sender),
+        ("To", sanitize_header(to_name or "", MAX_DISPLAY_NAME), to),
+        *([("Reply-To", "", check_address(reply_to, "reply-to"))] if reply_to else []),
+    ):
+        header, utf8 = _address_header(display, address)
+        msg[name] = header
+        if utf8:
+            utf8_headers.add(name)
     msg.set_raw("Subject", encode_subject(subject))
     msg["Date"] = format_datetime(date)
     message_id = make_message_id(kind, key, to, domain)
@@ -282,6 +420,9 @@ def compose(
 
     msg["Content-Language"] = language
 
-    body = _encoded_body(text, html)
-    head = b"".join(POLICY.fold_binary(name, value) for name, value in msg.raw_items())
+    body = _mixed_body(text, html, attachments) if attachments else _encoded_body(text, html)
+    head = b"".join(
+        (UTF8_POLICY if name in utf8_headers else POLICY).fold_binary(name, value)
+        for name, value in msg.raw_items()
+    )
     return ComposedMail(head + body.headers + b"\r\n" + body.data, message_id, to)

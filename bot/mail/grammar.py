@@ -99,6 +99,7 @@ from bot.rules.requests import (
     TYPO,
     AskHelp,
     AskStatus,
+    ForgotPassword,
     GivePassword,
     LineError,
     ParsedMoves,
@@ -136,6 +137,9 @@ _KEYWORDS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
     ("register", "en", ("new team",)),
     ("short", "de", ("kurzname", "kürzel", "kuerzel")),
     ("short", "en", ("short name", "shortname", "short-name")),
+    ("forgot", "de", ("passwort vergessen", "kennwort vergessen")),
+    ("forgot", "en", ("forgot password", "forgot my password", "forgotten password",
+                      "password forgotten", "lost password", "lost my password")),
     ("password", "de", ("passwort", "kennwort")),
     ("password", "en", ("password",)),
     ("manager", None, ("manager",)),
@@ -523,6 +527,8 @@ def _keyword(
         _on_lineup(line, number, rest, state, explicit=explicit)
     elif command in {"status", "help"}:
         state.requests.append(AskStatus(line=line) if command == "status" else AskHelp(line=line))
+    elif command == "forgot":
+        state.requests.append(ForgotPassword(line=line))
     elif not _name(rest):
         if explicit:
             _error(line, number, _MISSING[command], _EXAMPLES[command], state)

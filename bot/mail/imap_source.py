@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TypeVar
 from urllib.parse import quote
 
@@ -28,7 +29,14 @@ from imapclient import IMAPClient
 from imapclient.exceptions import CapabilityError, LoginError
 
 from bot.mail.secret import login_password, redacted_repr
-from bot.mail.transport import IncomingMail, TransportConfigError, TransportError
+from bot.mail.tls import client_context, describe_verify_error
+from bot.mail.transport import (
+    HEADER_BYTES,
+    IncomingMail,
+    TransportConfigError,
+    TransportError,
+    header_section,
+)
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +49,11 @@ DELETED = b"\\Deleted"
 IDLE_RENEW_SECONDS = 25 * 60
 #: UIDs per FETCH command (bounds the size of one server response).
 FETCH_CHUNK = 500
+#: Bodies per FETCH command add up to at most this many bytes (one answer is
+#: held in memory whole), unless a single mail is larger.
+FETCH_BYTES = 16 * 1024 * 1024
+#: The header section of a mail too large to fetch, at most HEADER_BYTES of it.
+HEADER_ITEM = f"BODY.PEEK[HEADER]<0.{HEADER_BYTES}>"
 
 T = TypeVar("T")
 
@@ -62,10 +75,15 @@ class ImapSettings:
     password_env: str | None = None
     folder: str = "INBOX"
     processed_folder: str | None = "Processed"
+    #: Where a mail goes whose handling failed too often (created if missing).
+    quarantine_folder: str = "Quarantine"
     idle: bool = True
     poll_seconds: float = 60
     timeout: float = 30
     environ: Mapping[str, str] | None = field(default=None, compare=False)
+    #: PEM file of the CA(s) to trust instead of the system's (a private CA
+    #: or a self-signed certificate); None: the system's CAs.
+    ca_file: Path | None = None
 
     def __repr__(self) -> str:
         return redacted_repr(self)
@@ -94,6 +112,12 @@ class ImapSettings:
                 "imap.processed_folder",
                 self.processed_folder,
                 f"a folder other than {self.folder!r} (or none to flag mails \\Seen instead)",
+            )
+        if self.quarantine_folder in ("", self.folder, self.processed_folder):
+            raise TransportConfigError(
+                "imap.quarantine_folder",
+                self.quarantine_folder,
+                f"a folder other than {self.folder!r} and the processed folder",
             )
         if not self.poll_seconds > 0:
             raise TransportConfigError("imap.poll_seconds", self.poll_seconds, "seconds > 0")
@@ -149,7 +173,7 @@ class ImapMailbox:
         self._client: IMAPClient | None = None
         self._password: str | None = None
         self._uidvalidity: int | None = None
-        self._processed_folder_ready = False
+        self._folders_ready: set[str] = set()
         self._highest_uid = 0
         self._warned_no_uidplus = False
         s = settings
@@ -173,7 +197,7 @@ class ImapMailbox:
         creates a client; subclass to substitute the connection."""
         s = self.settings
         password = self._password = s.login_password()
-        context = ssl.create_default_context() if s.security != "none" else None
+        context = client_context(s.ca_file, key="mail.imap") if s.security != "none" else None
         client = IMAPClient(
             s.host,
             port=s.port,
@@ -208,7 +232,7 @@ class ImapMailbox:
             )
             self._highest_uid = 0
         self._uidvalidity = uidvalidity
-        self._processed_folder_ready = False
+        self._folders_ready = set()
         self._client = client
         log.info("IMAP connected to %s as %s, folder %s", s.endpoint, s.username, s.folder)
         return client
@@ -275,8 +299,8 @@ class ImapMailbox:
             )
         if isinstance(exc, ssl.SSLCertVerificationError):
             return TransportError(
-                f"TLS certificate of {where} is not trusted ({exc.verify_message}); "
-                f"check imap.host is the name on the certificate",
+                describe_verify_error(exc, host=s.host, endpoint=where, key="mail.imap",
+                                      ca_file=s.ca_file),
                 endpoint=where,
                 retryable=False,
             )
@@ -332,11 +356,18 @@ class ImapMailbox:
             criteria.append("UNSEEN")
         return criteria
 
-    def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
-        """Every unprocessed mail (at most ``limit``), oldest UID first."""
-        return self._run("fetch", lambda client: self._fetch(client, limit))
+    def fetch_new(
+        self, limit: int | None = None, *, max_size: int | None = None
+    ) -> list[IncomingMail]:
+        """Every unprocessed mail (at most ``limit``), oldest UID first. The
+        sizes are fetched first (``RFC822.SIZE``); a mail larger than
+        ``max_size`` is fetched header only (``BODY.PEEK[HEADER]``, at most
+        ``HEADER_BYTES``) and comes with ``complete=False``."""
+        return self._run("fetch", lambda client: self._fetch(client, limit, max_size))
 
-    def _fetch(self, client: IMAPClient, limit: int | None) -> list[IncomingMail]:
+    def _fetch(
+        self, client: IMAPClient, limit: int | None, max_size: int | None
+    ) -> list[IncomingMail]:
         client.noop()  # let the server announce mail that arrived since the last command
         uids = sorted(client.search(self._criteria()))
         if limit is not None:
@@ -346,19 +377,31 @@ class ImapMailbox:
         mails: list[IncomingMail] = []
         for start in range(0, len(uids), FETCH_CHUNK):
             chunk = uids[start : start + FETCH_CHUNK]
-            data = client.fetch(chunk, ["BODY.PEEK[]", "INTERNALDATE"])
+            meta = client.fetch(chunk, ["RFC822.SIZE", "INTERNALDATE"])
+            sizes = {uid: int(item.get(b"RFC822.SIZE", 0)) for uid, item in meta.items()}
+            small = [u for u in chunk if u in sizes and (max_size is None or sizes[u] <= max_size)]
+            large = [u for u in chunk if u in sizes and u not in small]
+            bodies: dict[int, dict[bytes, object]] = {}
+            for group in _by_bytes(small, sizes, FETCH_BYTES):
+                bodies.update(client.fetch(group, ["BODY.PEEK[]"]))
+            heads = client.fetch(large, [HEADER_ITEM]) if large else {}
             for uid in chunk:
-                item = data.get(uid)
-                if item is None or b"BODY[]" not in item:
+                if uid in bodies and b"BODY[]" in bodies[uid]:
+                    raw, complete = bytes(bodies[uid][b"BODY[]"]), True
+                elif uid in heads and (part := _header_part(heads[uid])) is not None:
+                    raw, complete = header_section(part), False
+                else:
                     continue  # expunged by someone else in the meantime
                 mails.append(
                     IncomingMail(
                         source=self.source,
                         uidvalidity=uidvalidity,
                         uid=uid,
-                        raw=bytes(item[b"BODY[]"]),
+                        raw=raw,
                         key=self.key_for(uidvalidity, uid),
-                        arrived=_utc(item.get(b"INTERNALDATE")),
+                        arrived=_utc(meta[uid].get(b"INTERNALDATE")),
+                        size=sizes[uid],
+                        complete=complete,
                     )
                 )
         if mails:
@@ -399,7 +442,36 @@ class ImapMailbox:
         if target is None:
             client.add_flags(uids_text, [SEEN], silent=True)
             return
-        self._ensure_processed_folder(client, target)
+        self._move(client, uids_text, target)
+
+    def quarantine(self, mail: IncomingMail) -> None:
+        """Move ``mail`` to ``quarantine_folder`` (created if missing): a mail
+        whose handling failed too often leaves the folder the bot reads."""
+        if mail.source != self.source or mail.uid is None:
+            raise ValueError(
+                f"mail {mail.key!r} does not come from {self.source!r}; "
+                "quarantine it in the source that fetched it"
+            )
+        uid = mail.uid
+
+        def move(client: IMAPClient) -> None:
+            self._mark_checked(client, {mail.uidvalidity})
+            self._move(client, uid_set([uid]), self.settings.quarantine_folder)
+
+        self._run("quarantine", move)
+
+    def _mark_checked(self, client: IMAPClient, validities: set[int | None]) -> None:
+        if validities != {self._uidvalidity}:
+            raise TransportError(
+                f"cannot move mails of {self.source}: they were fetched under UIDVALIDITY "
+                f"{sorted(v for v in validities if v is not None)}, the folder now has "
+                f"{self._uidvalidity} (it was rebuilt); fetch again, nothing was changed",
+                endpoint=self.settings.endpoint,
+                retryable=False,
+            )
+
+    def _move(self, client: IMAPClient, uids_text: str, target: str) -> None:
+        self._ensure_folder(client, target)
         if client.has_capability("MOVE"):
             client.move(uids_text, target)
             return
@@ -416,8 +488,8 @@ class ImapMailbox:
                 self.settings.endpoint, self.settings.folder,
             )
 
-    def _ensure_processed_folder(self, client: IMAPClient, folder: str) -> None:
-        if self._processed_folder_ready:
+    def _ensure_folder(self, client: IMAPClient, folder: str) -> None:
+        if folder in self._folders_ready:
             return
         if not client.folder_exists(folder):
             try:
@@ -426,7 +498,7 @@ class ImapMailbox:
             except imaplib.IMAP4.error:
                 if not client.folder_exists(folder):  # not a lost race: a real refusal
                     raise
-        self._processed_folder_ready = True
+        self._folders_ready.add(folder)
 
     # -- waiting
 
@@ -476,6 +548,29 @@ class ImapMailbox:
             if not responses and wait < remaining:
                 client.idle_done()  # renew a long IDLE (RFC 2177)
                 client.idle()
+
+
+def _by_bytes(uids: Sequence[int], sizes: Mapping[int, int], limit: int) -> list[list[int]]:
+    """``uids`` in order, grouped so that each group's sizes add up to at most
+    ``limit`` (a single larger mail is a group of its own)."""
+    groups: list[list[int]] = []
+    total = 0
+    for uid in uids:
+        if not groups or total + sizes[uid] > limit:
+            groups.append([])
+            total = 0
+        groups[-1].append(uid)
+        total += sizes[uid]
+    return groups
+
+
+def _header_part(item: Mapping[bytes, object]) -> bytes | None:
+    """The bytes of a ``BODY[HEADER]<0>`` answer (servers name partial answers
+    with or without the origin)."""
+    for key, value in item.items():
+        if isinstance(key, bytes) and key.startswith(b"BODY[HEADER]") and value is not None:
+            return bytes(value)  # type: ignore[arg-type]
+    return None
 
 
 def _is_new_mail(response: object) -> bool:

@@ -4,6 +4,7 @@ Layout under ``STATE/maildir`` (each a Maildir with ``tmp/new/cur``):
 
 ``inbox``      incoming mail; ``deliver()`` drops a mail here atomically
 ``processed``  where ``MaildirInbox.mark_processed`` moves a handled mail
+``quarantine`` where ``MaildirInbox.quarantine`` moves a mail that failed too often
 ``sent``       every outgoing message, one file each (``MaildirSender``),
                headed by ``Return-Path``/``Delivered-To`` with the envelope
 
@@ -24,10 +25,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.mail.transport import IncomingMail, PermanentSendError, TemporarySendError
+from bot.mail.transport import (
+    HEADER_BYTES,
+    IncomingMail,
+    PermanentSendError,
+    TemporarySendError,
+    header_section,
+)
 
 INBOX = "inbox"
 PROCESSED = "processed"
+QUARANTINE = "quarantine"
 SENT = "sent"
 
 _counter = itertools.count()
@@ -120,6 +128,7 @@ class MaildirInbox:
         self.root = Path(root)
         self.inbox = self.root / INBOX
         self.processed = self.root / PROCESSED
+        self.quarantine_dir = self.root / QUARANTINE
         self.poll_seconds = poll_seconds
         self._sleep = sleep
         self._clock = clock
@@ -135,17 +144,26 @@ class MaildirInbox:
         """Drop an incoming mail into the inbox (atomic); returns its key."""
         return deliver(self.inbox, raw)
 
-    def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
-        """Every mail in the inbox (at most ``limit``), oldest first."""
+    def fetch_new(
+        self, limit: int | None = None, *, max_size: int | None = None
+    ) -> list[IncomingMail]:
+        """Every mail in the inbox (at most ``limit``), oldest first. A file
+        larger than ``max_size`` bytes is not read whole: only its header
+        section (at most ``HEADER_BYTES``), with ``complete=False``."""
         mails: list[IncomingMail] = []
         for key, path in _sorted_entries(self.inbox):
             if limit is not None and len(mails) >= limit:
                 break
             try:
-                raw = path.read_bytes()
+                with open(path, "rb") as handle:
+                    size = os.fstat(handle.fileno()).st_size
+                    complete = max_size is None or size <= max_size
+                    raw = handle.read() if complete else header_section(
+                        handle.read(HEADER_BYTES))
             except FileNotFoundError:
                 continue
-            mails.append(IncomingMail(self.source, None, None, raw, key))
+            mails.append(IncomingMail(self.source, None, None, raw, key, size=size,
+                                      complete=complete))
         self._handed_out = {mail.key for mail in mails}
         return mails
 
@@ -156,7 +174,20 @@ class MaildirInbox:
                 f"mail {mail.key!r} does not come from {self.source!r}; "
                 "mark it in the source that fetched it"
             )
-        target = self.processed / "cur" / f"{mail.key}:2,S"
+        self._move(mail, self.processed)
+
+    def quarantine(self, mail: IncomingMail) -> None:
+        """Move the mail to ``quarantine/cur`` (created if missing)."""
+        if mail.source != self.source:
+            raise ValueError(
+                f"mail {mail.key!r} does not come from {self.source!r}; "
+                "quarantine it in the source that fetched it"
+            )
+        open_maildir(self.quarantine_dir)
+        self._move(mail, self.quarantine_dir)
+
+    def _move(self, mail: IncomingMail, folder: Path) -> None:
+        target = folder / "cur" / f"{mail.key}:2,S"
         fresh = self.inbox / "new" / mail.key
         with contextlib.suppress(FileNotFoundError):
             os.rename(fresh, target)  # the usual case: still in new/
@@ -165,10 +196,10 @@ class MaildirInbox:
             if key == mail.key:
                 os.rename(path, target)
                 return
-        if any(key == mail.key for key, _path in _entries(self.processed)):
+        if any(key == mail.key for key, _path in _entries(folder)):
             return  # already moved (a repeated call)
         raise FileNotFoundError(
-            f"mail {mail.key!r} is neither in {self.inbox} nor in {self.processed}; "
+            f"mail {mail.key!r} is neither in {self.inbox} nor in {folder}; "
             "was it removed by hand?"
         )
 

@@ -171,7 +171,7 @@ def is_bot_reply_marker(line: str) -> bool:
 
 def is_bot_reply_id(message_id: str | None) -> bool:
     """``message_id`` is one the bot made for its own mails (``<turnited.KIND.HEX@domain>``)."""
-    return bool(message_id) and bool(_BOT_ID.match(message_id.strip()))
+    return message_id is not None and bool(_BOT_ID.match(message_id.strip()))
 
 
 def strip_quotes(text: str) -> str:

@@ -17,8 +17,11 @@ import ssl
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from bot.mail.compose import InvalidAddressError, envelope_address
 from bot.mail.secret import login_password, redacted_repr
+from bot.mail.tls import client_context, describe_verify_error
 from bot.mail.transport import (
     PermanentSendError,
     TemporarySendError,
@@ -56,6 +59,8 @@ class SmtpSettings:
     timeout: float = 30
     helo: str | None = None
     environ: Mapping[str, str] | None = field(default=None, compare=False)
+    #: PEM file of the CA(s) to trust instead of the system's; None: the system's.
+    ca_file: Path | None = None
 
     def __repr__(self) -> str:
         return redacted_repr(self)
@@ -107,7 +112,7 @@ class SmtpSender:
         """Open, secure and authenticate one connection. The only place that
         creates one; subclass to substitute it."""
         s = self.settings
-        context = ssl.create_default_context() if s.security != "none" else None
+        context = client_context(s.ca_file, key="mail.smtp") if s.security != "none" else None
         password = self._password = s.login_password() if s.username else None
         conn: smtplib.SMTP
         if s.security == "ssl":
@@ -179,9 +184,12 @@ class SmtpSender:
     def send(self, raw: bytes, mail_from: str, rcpt: str) -> None:
         """Deliver ``raw`` to ``rcpt`` with envelope sender ``mail_from``."""
         conn = self._open(rcpt)
-        options = self._mail_options(conn, raw, mail_from, rcpt)
         try:
-            conn.sendmail(mail_from, [rcpt], raw, mail_options=options)
+            envelope_from, envelope_rcpt, options = self._envelope(conn, raw, mail_from, rcpt)
+        except InvalidAddressError as exc:
+            raise PermanentSendError(rcpt, str(exc), endpoint=self.settings.endpoint) from exc
+        try:
+            conn.sendmail(envelope_from, [envelope_rcpt], raw, mail_options=options)
         except smtplib.SMTPRecipientsRefused as exc:
             code, reply = exc.recipients.get(rcpt, next(iter(exc.recipients.values())))
             raise self._reply_error(rcpt, code, reply) from exc
@@ -203,15 +211,23 @@ class SmtpSender:
             raise self._lost(rcpt, exc) from exc
         self._last_used = self._clock()
 
-    def _mail_options(
+    def _envelope(
         self, conn: smtplib.SMTP, raw: bytes, mail_from: str, rcpt: str
-    ) -> list[str]:
+    ) -> tuple[str, str, list[str]]:
+        """The envelope addresses and MAIL options for one message: with a
+        server that offers SMTPUTF8 (RFC 6531) Unicode addresses go as they
+        are; otherwise their domains are IDNA-encoded, and a Unicode local
+        part cannot be sent (``InvalidAddressError``)."""
+        utf8 = conn.has_extn("smtputf8")
+        envelope_from = envelope_address(mail_from, smtputf8=utf8)
+        envelope_rcpt = envelope_address(rcpt, smtputf8=utf8)
+        head = raw.split(b"\r\n\r\n", 1)[0]
         options: list[str] = []
         if not raw.isascii() and conn.has_extn("8bitmime"):
             options.append("BODY=8BITMIME")
-        if not (mail_from + rcpt).isascii():
-            options.append("SMTPUTF8")  # refused with SMTPNotSupportedError if not offered
-        return options
+        if utf8 and not (envelope_from + envelope_rcpt + head.decode("latin-1")).isascii():
+            options.append("SMTPUTF8")  # UTF-8 headers (RFC 6532) ask for it too
+        return envelope_from, envelope_rcpt, options
 
     # -- classification
 
@@ -256,6 +272,13 @@ class SmtpSender:
             return TransportError(
                 f"SMTP server {s.endpoint} cannot log in {s.username!r} ({exc}); "
                 f"it offers no AUTH on this connection: use security 'starttls' or 'ssl'",
+                endpoint=s.endpoint,
+                retryable=False,
+            )
+        if isinstance(exc, ssl.SSLCertVerificationError):
+            return TransportError(
+                describe_verify_error(exc, host=s.host, endpoint=s.endpoint, key="mail.smtp",
+                                      ca_file=s.ca_file),
                 endpoint=s.endpoint,
                 retryable=False,
             )

@@ -13,6 +13,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
+from bot.errors import TurnitedError
+
+#: Of a mail too large to read, at most this many bytes of its header section are read.
+HEADER_BYTES = 64 * 1024
+
+
+def header_section(data: bytes) -> bytes:
+    """The header section of the start of a mail (up to and with the empty
+    line), at most ``HEADER_BYTES`` long."""
+    data = data[:HEADER_BYTES]
+    ends = [i + len(sep) for sep in (b"\r\n\r\n", b"\n\n") if (i := data.find(sep)) >= 0]
+    return data[: min(ends)] if ends else data
+
 
 @dataclass(frozen=True, slots=True)
 class IncomingMail:
@@ -24,6 +37,12 @@ class IncomingMail:
     source and is what the caller dedupes on. ``arrived`` is when the mailbox
     received the mail (aware UTC; IMAP's INTERNALDATE), ``None`` if unknown:
     a mail read after a deadline that arrived before it is in time.
+
+    ``size`` is the whole mail's size in bytes as the mailbox reports it
+    (IMAP ``RFC822.SIZE``, the file size), known before anything is read.
+    A mail larger than the ``max_size`` given to ``fetch_new`` is not read
+    whole: ``complete`` is False and ``raw`` holds only (the first
+    ``HEADER_BYTES`` of) its header section, enough to answer the sender.
     """
 
     source: str
@@ -32,11 +51,19 @@ class IncomingMail:
     raw: bytes = field(repr=False)
     key: str
     arrived: datetime | None = field(default=None, compare=False)
+    size: int | None = field(default=None, compare=False)
+    complete: bool = field(default=True, compare=False)
+
+    @property
+    def whole_size(self) -> int:
+        """The mail's size in bytes (``size``, or the bytes at hand)."""
+        return self.size if self.size is not None else len(self.raw)
 
     def __repr__(self) -> str:
         return (
             f"IncomingMail(source={self.source!r}, uidvalidity={self.uidvalidity!r}, "
-            f"uid={self.uid!r}, key={self.key!r}, raw=<{len(self.raw)} bytes>)"
+            f"uid={self.uid!r}, key={self.key!r}, raw=<{len(self.raw)} bytes>, "
+            f"size={self.size!r}, complete={self.complete!r})"
         )
 
 
@@ -44,9 +71,13 @@ class IncomingMail:
 class MailSource(Protocol):
     """Where incoming mail comes from (IMAP mailbox or local Maildir)."""
 
-    def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
+    def fetch_new(
+        self, limit: int | None = None, *, max_size: int | None = None
+    ) -> list[IncomingMail]:
         """Every mail not yet marked processed (at most ``limit``), oldest
-        first. Never changes the mailbox (no ``\\Seen``, no moves)."""
+        first. Never changes the mailbox (no ``\\Seen``, no moves). A mail
+        larger than ``max_size`` bytes comes with its header only
+        (``complete=False``); its size is asked before its body is read."""
         ...
 
     def mark_processed(self, mail: IncomingMail) -> None:
@@ -56,6 +87,11 @@ class MailSource(Protocol):
 
     def mark_processed_many(self, mails: list[IncomingMail]) -> None:
         """``mark_processed`` for several mails, in one command where possible."""
+        ...
+
+    def quarantine(self, mail: IncomingMail) -> None:
+        """Move ``mail`` out of the way into the quarantine folder (never
+        deleted): for a mail whose handling failed too often."""
         ...
 
     def wait_for_mail(self, timeout: float) -> bool:
@@ -81,7 +117,7 @@ class MailSender(Protocol):
         ...
 
 
-class TransportError(OSError):
+class TransportError(TurnitedError, OSError):
     """A mail server could not be used: unreachable, refused the login, or the
     configuration does not match what the server speaks.
 

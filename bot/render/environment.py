@@ -9,8 +9,9 @@ layer holds ONE instance and passes it as ``env=`` to every renderer
 ``Environment`` (``make_environment``) is accepted too, for one language.
 
 Templates are looked up first in ``templates/<language>/`` (the words) and
-then in ``templates/shared/`` (layout, style sheet, macros). Templates whose
-name ends in ``.html.j2`` are autoescaped, so team and manager names can
+then in ``templates/shared/`` (layout, style sheet, macros); ``templates`` is
+the package's own (``find_templates_dir``), in a wheel and in a checkout
+alike. Templates whose name ends in ``.html.j2`` are autoescaped, so team and manager names can
 never inject markup; every undefined variable is an error
 (``StrictUndefined``) instead of silently empty text.
 """
@@ -20,22 +21,62 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 import bot.render.formatting as formatting
 import bot.render.textwidth as textwidth
 from bot.render.formatting import check_language
-from bot.render.reasons import reason
+from bot.render.reasons import describe_note, name_refusal, reason, suggestion_text
 
-#: The templates shipped with the bot (``<repository>/templates``).
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 SHARED = "shared"
 
 
-def make_environment(language: str, templates_dir: Path | None = None) -> Environment:
+def find_templates_dir() -> Path:
+    """The templates shipped with the bot: ``bot/templates`` inside an
+    installed wheel (setuptools maps the repository's ``templates/`` there),
+    else ``<checkout>/templates`` beside ``bot/`` (an editable install or a
+    plain checkout). Raises ``FileNotFoundError`` naming both places."""
+    import bot
+
+    package = Path(bot.__file__).resolve().parent
+    candidates = (package / "templates", package.parent / "templates")
+    for candidate in candidates:
+        if (candidate / SHARED).is_dir():
+            return candidate
+    raise FileNotFoundError(
+        "the bot's templates are missing: looked in "
+        + " and ".join(str(c) for c in candidates)
+        + "; reinstall the package (pip install turnited) or run from a full checkout"
+    )
+
+
+#: The templates shipped with the bot (see ``find_templates_dir``).
+TEMPLATES_DIR = find_templates_dir()
+
+
+def archive_page_function(archive_url: str | None) -> Callable[[int], str | None]:
+    """The templates' ``archive_page(number)``: the web address of a round's
+    archive page under ``archive.url``, or None when the archive is not on
+    the web (then the newsletters carry no link)."""
+    base = archive_url.rstrip("/") if archive_url else None
+
+    def archive_page(number: int) -> str | None:
+        if base is None:
+            return None
+        # the page name of bot.render.archive.round_stem (archive imports this
+        # module, so the name is written here; a test checks they agree)
+        return f"{base}/round-{int(number):03d}.html"
+
+    return archive_page
+
+
+def make_environment(language: str, templates_dir: Path | None = None, *,
+                     archive_url: str | None = None) -> Environment:
     """A fresh environment for ``language`` (``de`` or ``en``) whose filters
-    format numbers and dates the way that language writes them."""
+    format numbers and dates the way that language writes them;
+    ``archive_url`` is the published archive (``archive.url``)."""
     language = check_language(language)
     root = Path(templates_dir) if templates_dir is not None else TEMPLATES_DIR
     env = Environment(
@@ -75,6 +116,11 @@ def make_environment(language: str, templates_dir: Path | None = None) -> Enviro
     env.filters["rjust"] = textwidth.rjust
     env.filters["clean"] = textwidth.clean
     env.filters["reason"] = partial(reason, language=language)
+    env.filters["note"] = partial(describe_note, language=language)
+    env.filters["suggestion"] = partial(suggestion_text, language=language)
+    env.filters["name_refusal"] = lambda name, kind, other=None: name_refusal(
+        kind, name, language, other
+    )
     env.filters["score"] = score
     env.globals.update(
         language=language,
@@ -82,6 +128,7 @@ def make_environment(language: str, templates_dir: Path | None = None) -> Enviro
         fits=textwidth.fits,
         text_width=textwidth.TEXT_WIDTH,
         width=textwidth.width,
+        archive_page=archive_page_function(archive_url),
     )
     return env
 
@@ -92,7 +139,7 @@ def score(goals: Sequence[int]) -> str:
     return f"{home}:{away}"
 
 
-def _last(func: Callable[[object, str], str], language: str, value: object) -> str:
+def _last(func: Callable[[Any, str], str], language: str, value: object) -> str:
     """Call ``func(value, language)``: filters take the value first."""
     return func(value, language)
 
@@ -102,15 +149,18 @@ class Environments:
     then reused, so every template is compiled once per process. Not a
     global: the use-case layer owns one and passes it to every renderer."""
 
-    def __init__(self, templates_dir: Path | None = None) -> None:
+    def __init__(self, templates_dir: Path | None = None, *,
+                 archive_url: str | None = None) -> None:
         self.templates_dir = templates_dir
+        self.archive_url = archive_url
         self._made: dict[str, Environment] = {}
 
     def get(self, language: str) -> Environment:
         language = check_language(language)
         env = self._made.get(language)
         if env is None:
-            env = self._made[language] = make_environment(language, self.templates_dir)
+            env = self._made[language] = make_environment(
+                language, self.templates_dir, archive_url=self.archive_url)
         return env
 
 

@@ -6,8 +6,10 @@ what would be right, like the errors of the rules core.
 
 from __future__ import annotations
 
+from bot.errors import TurnitedError
 
-class RenderError(ValueError):
+
+class RenderError(TurnitedError, ValueError):
     """Base class of every error raised while rendering player-facing text."""
 
 

@@ -48,7 +48,7 @@ def check_language(language: object) -> str:
     """Return ``language`` if templates exist for it, else raise."""
     if language not in LANGUAGES:
         raise UnknownLanguageError(language, LANGUAGES)
-    return language  # type: ignore[return-value]
+    return language
 
 
 def to_fraction(value: object) -> Fraction:

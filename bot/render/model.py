@@ -25,12 +25,14 @@ class RoundInfo:
 @dataclass(frozen=True, slots=True)
 class RenderedMail:
     """A rendered text in one language: subject, plain text and HTML
-    (``html`` is None for plain-text-only mails such as the GM digest)."""
+    (``html`` is None for plain-text-only mails such as the GM digest), and
+    files to attach: ``(file name, MIME type, bytes, iCalendar method or None)``."""
 
     subject: str
     text: str
     html: str | None
     language: str = "de"
+    attachments: tuple[tuple[str, str, bytes, str | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
+from decimal import Decimal
 
 from jinja2 import Environment
 
@@ -33,6 +34,9 @@ def render_newsletter(
     game_name: str,
     game_address: str | None = None,
     env: Environment | Environments | None = None,
+    ageing: Mapping[str, Decimal] | None = None,
+    reveal_seed: bool = False,
+    next_commitment: str | None = None,
 ) -> RenderedMail:
     """Render the newsletter of one round in ``language``.
 
@@ -42,10 +46,20 @@ def render_newsletter(
     (``bot.league.tables``), shown in their order with their places.
     ``game_address`` is named in the how-to-play footer. Pass ``env`` (the
     ``Environments`` cache) to reuse environments across many renderings.
+
+    ``ageing``: in a season's last newsletter, each team's WP before the
+    ageing (the text explains the ageing, the WP table shows both values).
+    ``reveal_seed``: show this round's seed, its commitment and the check
+    (RULES.md §4); ``next_commitment``: the next round's commitment.
+    The common part only: ``bot.render.personal`` adds each reader's block.
     """
     env = environment_for(language, env)
     zone(timezone)
-    newsletter = build_newsletter(public, wp_table, psz_table)
+    newsletter = build_newsletter(
+        public, wp_table, psz_table, aged=ageing,
+        round_number=round_info.number if reveal_seed else None,
+        next_commitment=next_commitment,
+    )
     game_name = clean(game_name).strip()
     subjects = env.get_template("subjects.j2").module
     subject = str(subjects.newsletter(game_name, round_info))  # type: ignore[attr-defined]

@@ -23,8 +23,10 @@ def gm_names(report: Mapping) -> set[str]:
     teams = report.get("teams", [])
     if not isinstance(teams, list):
         raise InvalidReportError('["teams"]', teams, "a list of {name, gm, lineup?}")
-    names = {t.get("name") for t in teams if isinstance(t, Mapping) and t.get("gm") is True}
-    return names
+    return {
+        str(t["name"]) for t in teams
+        if isinstance(t, Mapping) and t.get("gm") is True and t.get("name") is not None
+    }
 
 
 def ensure_public(report: object) -> Mapping:

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from jinja2 import Environment
 
+from bot.render.calendar import calendar_file_name, deadline_event
 from bot.render.environment import Environments, environment_for
 from bot.render.errors import InvalidTimeError
 from bot.render.formatting import zone
@@ -26,11 +27,15 @@ def render_reminder(
     game_name: str,
     game_address: str | None = None,
     env: Environment | Environments | None = None,
+    commitment: str | None = None,
+    calendar: bool = True,
 ) -> RenderedMail:
     """Remind ``manager`` (display name) that ``teams`` have no lineup for
     the round closing at ``deadline``; says how long is left from ``now``.
 
     A reminder needs at least one team and a deadline still ahead.
+    ``commitment``: the open round's seed commitment (RULES.md §4), printed
+    when known. ``calendar``: attach the deadline as an ``.ics`` event.
     """
     env = environment_for(language, env)
     zone(timezone)
@@ -55,7 +60,14 @@ def render_reminder(
         "game_name": game_name,
         "title": subject,
         "address": clean(game_address).strip() if game_address else None,
+        "commitment": commitment,
     }
     text = tidy_text(env.get_template("reminder.txt.j2").render(context))
     html = env.get_template("reminder.html.j2").render(context)
-    return RenderedMail(subject=subject, text=text, html=html, language=language)
+    attachments: tuple[tuple[str, str, bytes, str | None], ...] = ()
+    if calendar:
+        ics = deadline_event(round_info=round_info, deadline=deadline, now=now,
+                             game_name=game_name, language=language, address=game_address)
+        attachments = ((calendar_file_name(round_info), "text/calendar", ics, "PUBLISH"),)
+    return RenderedMail(subject=subject, text=text, html=html, language=language,
+                        attachments=attachments)

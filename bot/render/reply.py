@@ -55,9 +55,7 @@ def render_reply(
     language = language or outcome.language
     env = environment_for(language, env)
     zone(timezone)
-    manager_name = None
-    if outcome.manager is not None:
-        manager_name = outcome.manager.display_name
+    manager_name = greeting_name(outcome)
     context = {
         "o": outcome,
         "manager_name": clean(manager_name).strip() if manager_name else None,
@@ -98,6 +96,17 @@ def render_problem(
     return RenderedMail(
         subject=reply_subject(subject, language), text=text, html=None, language=language
     )
+
+
+def greeting_name(outcome: MoveOutcome) -> str | None:
+    """Whom the reply greets: the manager's name once known (``Manager:``),
+    else the display name of the mail's From header (not an address)."""
+    if outcome.manager is not None and outcome.manager.display_name:
+        return outcome.manager.display_name
+    name = outcome.sender_name
+    if not name or "@" in name or not any(c.isalpha() for c in name):
+        return None
+    return name
 
 
 def _wants_help(outcome: MoveOutcome) -> bool:

@@ -114,13 +114,14 @@ def line_chart(
 
         tick = bottom
         while tick <= top:
-            y = _coord(y_of(tick))
+            tick_y = _coord(y_of(tick))
             parts.append(
-                f'<line x1="{s.margin_left}" x2="{s.width - s.margin_right}" y1="{y}" y2="{y}" '
+                f'<line x1="{s.margin_left}" x2="{s.width - s.margin_right}" '
+                f'y1="{tick_y}" y2="{tick_y}" '
                 'stroke="#ddd" stroke-width="1"/>'
             )
             parts.append(
-                f'<text x="{s.margin_left - 6}" y="{y}" font-size="11" text-anchor="end" '
+                f'<text x="{s.margin_left - 6}" y="{tick_y}" font-size="11" text-anchor="end" '
                 f'dominant-baseline="middle">{_fmt(tick)}</text>'
             )
             tick += step

@@ -22,12 +22,15 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 
 from bot.league.tables import PszRow, WpRow
+from bot.render.personal import team_class
 from bot.render.public import public_round
 from bot.render.textwidth import clean
 from bot.rules.analytics import ExpectationRow, KnockoutOdds
+from bot.rules.lots import commitment_text, seed_commitment
 from bot.rules.report import ReportTeam, RoundReport
 from bot.rules.tournament import KnockoutGame, Stage
 
@@ -84,6 +87,12 @@ class Newsletter:
     labels: Mapping[str, str] = field(default_factory=dict)
     #: Every label that is not the team's full name, ordered by label.
     legend: tuple[LegendEntry, ...] = ()
+    #: At a season's end: team -> its WP before the ageing (the WP table shows both).
+    aged: Mapping[str, Decimal] = field(default_factory=dict)
+    #: This round's number, for the revealed seed's commitment (None: not shown).
+    round_number: int | None = None
+    #: The next round's published seed commitment, when its seed is drawn already.
+    next_commitment: str | None = None
 
     @property
     def empty(self) -> bool:
@@ -119,6 +128,34 @@ class Newsletter:
     @property
     def simulations(self) -> int:
         return self.report.semi_final.simulations
+
+    @property
+    def season_end(self) -> bool:
+        return bool(self.aged)
+
+    @property
+    def seed(self) -> int:
+        """This round's seed, revealed with the results (RULES.md §4)."""
+        return self.report.seed
+
+    @property
+    def commitment(self) -> str | None:
+        """The commitment of this round's seed as published before its deadline."""
+        if self.round_number is None:
+            return None
+        return seed_commitment(self.round_number, self.report.seed)
+
+    @property
+    def check_command(self) -> str | None:
+        """The one line a player runs to check the revealed seed."""
+        if self.round_number is None:
+            return None
+        return f"printf '{commitment_text(self.round_number, self.report.seed)}' | sha256sum"
+
+    def css(self, team: str) -> str:
+        """The class of ``team``'s rows and cells (the personal block's style
+        rule makes the reader's own teams stand out)."""
+        return team_class(team)
 
     def label(self, team: str) -> str:
         """How ``team`` appears in a fixed-width table: its unique short label."""
@@ -222,11 +259,15 @@ def _legend(labels: Mapping[str, str], gm: frozenset[str]) -> tuple[LegendEntry,
 
 
 def build_newsletter(
-    public: RoundReport | Mapping, wp_table: Iterable[WpRow], psz_table: Iterable[PszRow]
+    public: RoundReport | Mapping, wp_table: Iterable[WpRow], psz_table: Iterable[PszRow],
+    *, aged: Mapping[str, Decimal] | None = None, round_number: int | None = None,
+    next_commitment: str | None = None,
 ) -> Newsletter:
     """Read a public report (``public_round``: no player lineup) and the
     league's tables (in the league's order, with its places) into a
-    ``Newsletter``."""
+    ``Newsletter``. ``aged``: at a season's end, each team's WP before the
+    ageing; ``round_number``: reveal the seed with its commitment;
+    ``next_commitment``: the next round's commitment, if drawn."""
     report = public_round(public)
     gm = frozenset(t.name for t in report.gm_teams)
     labels = table_labels([(t.name, t.short_name) for t in report.teams])
@@ -240,4 +281,7 @@ def build_newsletter(
         gm=gm,
         labels=labels,
         legend=_legend(labels, gm),
+        aged=dict(aged or {}),
+        round_number=round_number,
+        next_commitment=next_commitment,
     )

@@ -205,10 +205,8 @@ def expectation_table(
     games = GAMES_PER_PAIR * (len(lineups) - 1)
     rows = []
     for team, lineup in lineups.items():
-        won, drawn, lost, goals_for, goals_against, expected = per_lineup[index[lineup]]
-        rows.append(
-            ExpectationRow(team, games, won, drawn, lost, expected, goals_for, goals_against)
-        )
+        won, drawn, lost, scored, conceded, expected = per_lineup[index[lineup]]
+        rows.append(ExpectationRow(team, games, won, drawn, lost, expected, scored, conceded))
     rows.sort(key=lambda r: (-r.points, r.team))
     return rows
 

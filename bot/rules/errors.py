@@ -6,8 +6,10 @@ offending input, names the rule, and says what would be right.
 
 from __future__ import annotations
 
+from bot.errors import TurnitedError
 
-class RulesError(ValueError):
+
+class RulesError(TurnitedError, ValueError):
     """Base class of every error raised by the rules core."""
 
 

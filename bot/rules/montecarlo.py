@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import permutations
+from types import ModuleType
 
 import numpy as np
 
@@ -70,7 +71,7 @@ _PERMUTATIONS = np.array(list(permutations(range(GROUP_SIZE))), dtype=np.int64)
 _PAIRINGS = [(x, y) for x in range(GROUP_SIZE) for y in range(x + 1, GROUP_SIZE)]
 
 
-def _kernel():
+def _kernel() -> ModuleType:
     """The compiled loops (``bot.rules.mc_kernel``), imported on first use:
     importing this module stays as cheap as numpy, and numba (which brings
     its own imports) loads only when a Monte Carlo runs."""

@@ -93,4 +93,5 @@ def batch_psz(games: Sequence[tuple[Fraction | int, Result]]) -> Fraction:
     if not games:
         raise ValueError("the batch form needs at least one game")
     balance = sum(res.sign for _, res in games)
-    return (balance * WIN_POINTS + sum(Fraction(opp) for opp, _ in games)) / len(games)
+    opponents = sum((Fraction(opp) for opp, _ in games), Fraction(0))
+    return (balance * WIN_POINTS + opponents) / len(games)

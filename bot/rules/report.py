@@ -91,61 +91,52 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any
 
 from bot.rules.analytics import ExpectationRow, KnockoutOdds, expectation_table, knockout_odds
-from bot.rules.errors import InvalidLineupError, RulesError
 from bot.rules.lineup import Lineup
 from bot.rules.montecarlo import semi_final_probability
 from bot.rules.psz import INITIAL_PSZ, PeriodUpdate
+from bot.rules.report_parts import (
+    KNOCKOUT_STAGES,
+    ReportFormatError,
+    cents,
+    exact,
+    expectation_json,
+    group_json,
+    odds_json,
+    psz_json,
+    read_decimal,
+    read_expectation,
+    read_flag,
+    read_floats,
+    read_fraction,
+    read_group,
+    read_int,
+    read_knockout,
+    read_lineup,
+    read_list,
+    read_map,
+    read_odds,
+    read_text,
+)
 from bot.rules.rounding import to_cents
 from bot.rules.tournament import (
     DEFAULT_POINTS,
     Entrant,
-    Game,
-    Group,
     KnockoutGame,
     KnockoutStage,
     Points,
     Record,
     Stage,
-    TableRow,
     TournamentError,
     play_tournament,
 )
 
 FORMAT = 2
 DEFAULT_SIMULATIONS = 100_000
-KNOCKOUT_STAGES: tuple[KnockoutStage, ...] = ("semi_final", "third_place", "final")
-
-
-def exact(x: Fraction | int) -> str:
-    """An exact rational as ``"n/d"`` (``"n"`` when whole)."""
-    return str(Fraction(x))
-
-
-def cents(x: Fraction | int) -> str:
-    """Two decimals, halves up."""
-    return str(to_cents(Fraction(x)))
-
-
-class ReportFormatError(RulesError):
-    """A stored report whose layout this version cannot read.
-
-    ``where`` is the path of the offending value (``"['stages'][0]"``, empty
-    for the report itself), ``value`` the value found there and ``expected``
-    what would be right.
-    """
-
-    def __init__(
-        self, where: str, value: object, expected: str, message: str | None = None
-    ) -> None:
-        self.where = where
-        self.value = value
-        self.expected = expected
-        super().__init__(message or f"report{where} is {value!r}: expected {expected}")
 
 
 # --------------------------------------------------------------------------- the types
@@ -287,7 +278,7 @@ class RoundReport:
             "teams": [_team_json(t) for t in self.teams],
             "first_groups": self.first_groups,
             "stages": [
-                {"number": s.number, "groups": [_group_json(g) for g in s.groups]}
+                {"number": s.number, "groups": [group_json(g) for g in s.groups]}
                 for s in self.stages
             ],
             "knockout": [
@@ -303,10 +294,10 @@ class RoundReport:
                 for name, r in self.record.items()
             },
             "wp_gain": {name: str(g) for name, g in self.wp_gain.items()},
-            "psz": {name: _psz_json(u) for name, u in self.psz.items()},
-            "knockout_odds": [_odds_json(o) for o in self.knockout_odds],
+            "psz": {name: psz_json(u) for name, u in self.psz.items()},
+            "knockout_odds": [odds_json(o) for o in self.knockout_odds],
             "expectation_table": [
-                _expectation_json(pos, row) for pos, row in enumerate(self.expectation, 1)
+                expectation_json(pos, row) for pos, row in enumerate(self.expectation, 1)
             ],
             "simulations": self.semi_final.simulations,
             "semi_final_probability": (
@@ -338,306 +329,82 @@ def _team_json(team: ReportTeam) -> dict[str, Any]:
     return out
 
 
-def _group_json(group: Group) -> dict[str, Any]:
-    return {
-        "name": group.name,
-        "teams": list(group.teams),
-        "games": [{"home": g.home, "away": g.away, "goals": list(g.goals)} for g in group.games],
-        "table": [
-            {
-                "position": pos,
-                "team": row.team,
-                "played": row.played,
-                "won": row.won,
-                "drawn": row.drawn,
-                "lost": row.lost,
-                "goals_for": row.goals_for,
-                "goals_against": row.goals_against,
-                "goal_difference": row.goal_difference,
-                "points": row.points,
-                "qualified": row.qualified,
-                "by_lot": row.by_lot,
-            }
-            for pos, row in enumerate(group.table, start=1)
-        ],
-        "qualification_by_lot": group.qualification_by_lot,
-    }
-
-
-def _psz_json(update: PeriodUpdate) -> dict[str, Any]:
-    return {
-        "before": cents(update.before),
-        "after": cents(update.after),
-        "before_exact": exact(update.before),
-        "after_exact": exact(update.after),
-        "games": update.games,
-        "points": exact(update.points),
-    }
-
-
-def _odds_json(odds: KnockoutOdds) -> dict[str, Any]:
-    return {
-        "stage": odds.stage,
-        "home": odds.home,
-        "away": odds.away,
-        "win": exact(odds.win),
-        "draw": exact(odds.draw),
-        "loss": exact(odds.loss),
-        "percent": dict(zip(("win", "draw", "loss"), odds.percent, strict=True)),
-    }
-
-
-def _expectation_json(position: int, row: ExpectationRow) -> dict[str, Any]:
-    return {
-        "position": position,
-        "team": row.team,
-        "games": row.games,
-        "won": exact(row.won),
-        "drawn": exact(row.drawn),
-        "lost": exact(row.lost),
-        "points": exact(row.points),
-        "goals_for": exact(row.goals_for),
-        "goals_against": exact(row.goals_against),
-        "approx": {
-            "points": float(row.points),
-            "goals_for": float(row.goals_for),
-            "goals_against": float(row.goals_against),
-            "won": float(row.won),
-            "drawn": float(row.drawn),
-            "lost": float(row.lost),
-        },
-    }
-
-
 # --------------------------------------------------------------------------- reading
-
-
-def _get(node: object, key: str, where: str, expected: str) -> Any:
-    if not isinstance(node, Mapping):
-        raise ReportFormatError(where, node, f"a mapping with the key {key!r}")
-    if key not in node:
-        raise ReportFormatError(f"{where}[{key!r}]", None, expected)
-    return node[key]
-
-
-def _int(node: object, key: str, where: str) -> int:
-    value = _get(node, key, where, "a whole number")
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ReportFormatError(f"{where}[{key!r}]", value, "a whole number")
-    return value
-
-
-def _flag(node: object, key: str, where: str) -> bool:
-    value = _get(node, key, where, "true or false")
-    if not isinstance(value, bool):
-        raise ReportFormatError(f"{where}[{key!r}]", value, "true or false")
-    return value
-
-
-def _text(node: object, key: str, where: str, expected: str = "a team name") -> str:
-    value = _get(node, key, where, expected)
-    if not isinstance(value, str):
-        raise ReportFormatError(f"{where}[{key!r}]", value, expected)
-    return value
-
-
-def _fraction(node: object, key: str, where: str) -> Fraction:
-    value = _get(node, key, where, "an exact 'n/d' string")
-    if isinstance(value, str | int) and not isinstance(value, bool):
-        try:
-            return Fraction(value)
-        except ValueError:
-            pass
-    raise ReportFormatError(f"{where}[{key!r}]", value, "an exact 'n/d' string")
-
-
-def _decimal(node: object, key: str, where: str) -> Decimal:
-    value = _get(node, key, where, "a decimal string such as '0.8'")
-    if isinstance(value, str):
-        try:
-            number = Decimal(value)
-        except InvalidOperation:
-            pass
-        else:
-            if number.is_finite():
-                return number
-    raise ReportFormatError(f"{where}[{key!r}]", value, "a decimal string such as '0.8'")
-
-
-def _float(value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ReportFormatError(where, value, "a number")
-    return float(value)
-
-
-def _list(node: object, key: str, where: str, expected: str) -> list[Any]:
-    value = _get(node, key, where, expected)
-    if not isinstance(value, list | tuple):
-        raise ReportFormatError(f"{where}[{key!r}]", value, expected)
-    return list(value)
-
-
-def _map(node: object, key: str, where: str, expected: str) -> Mapping[str, Any]:
-    value = _get(node, key, where, expected)
-    if not isinstance(value, Mapping):
-        raise ReportFormatError(f"{where}[{key!r}]", value, expected)
-    return value
-
-
-def _goals(node: object, where: str) -> tuple[int, int]:
-    goals = _list(node, "goals", where, "[home goals, away goals]")
-    if len(goals) != 2 or any(isinstance(g, bool) or not isinstance(g, int) for g in goals):
-        raise ReportFormatError(f"{where}['goals']", goals, "[home goals, away goals]")
-    return goals[0], goals[1]
-
-
-def _lineup(node: object, where: str) -> Lineup | None:
-    if not isinstance(node, Mapping) or node.get("lineup") is None:
-        return None
-    value = node["lineup"]
-    try:
-        if isinstance(value, str):
-            return Lineup.parse(value)
-    except InvalidLineupError:
-        pass
-    raise ReportFormatError(f"{where}['lineup']", value, "a lineup such as '10-0-16-15-39'")
 
 
 def _read_team(node: object, where: str) -> ReportTeam:
     return ReportTeam(
-        _text(node, "name", where),
-        _text(node, "short_name", where, "the team's short name"),
-        _flag(node, "gm", where),
-        _decimal(node, "psz_start", where),
-        _lineup(node, where),
+        read_text(node, "name", where),
+        read_text(node, "short_name", where, "the team's short name"),
+        read_flag(node, "gm", where),
+        read_decimal(node, "psz_start", where),
+        read_lineup(node, where),
     )
-
-
-def _read_group(node: object, where: str) -> Group:
-    games = tuple(
-        Game(_text(g, "home", f"{where}['games'][{i}]"), _text(g, "away", f"{where}['games'][{i}]"),
-             _goals(g, f"{where}['games'][{i}]"))
-        for i, g in enumerate(_list(node, "games", where, "a list of games"))
-    )
-    rows = []
-    for i, row in enumerate(_list(node, "table", where, "the group table")):
-        rw = f"{where}['table'][{i}]"
-        counts = [_int(row, k, rw) for k in (
-            "played", "won", "drawn", "lost", "goals_for", "goals_against", "points",
-        )]
-        rows.append(TableRow(
-            _text(row, "team", rw), *counts,
-            qualified=_flag(row, "qualified", rw), by_lot=_flag(row, "by_lot", rw),
-        ))
-    teams = _list(node, "teams", where, "the names of the drawn teams")
-    if not all(isinstance(t, str) for t in teams):
-        raise ReportFormatError(f"{where}['teams']", teams, "the names of the drawn teams")
-    return Group(
-        _text(node, "name", where, "a group name"), tuple(teams), games, tuple(rows),
-        _flag(node, "qualification_by_lot", where),
-    )
-
-
-def _stage(node: object, where: str) -> KnockoutStage:
-    stage = _get(node, "stage", where, f"one of {KNOCKOUT_STAGES}")
-    if stage not in KNOCKOUT_STAGES:
-        raise ReportFormatError(f"{where}['stage']", stage, f"one of {KNOCKOUT_STAGES}")
-    return cast(KnockoutStage, stage)
-
-
-def _read_knockout(node: object, where: str) -> KnockoutGame:
-    home, away = _text(node, "home", where), _text(node, "away", where)
-    winner = _text(node, "winner", where, "the winner's name")
-    if winner not in (home, away):
-        raise ReportFormatError(f"{where}['winner']", winner, f"{home!r} or {away!r}")
-    return KnockoutGame(
-        _stage(node, where), home, away, _goals(node, where), winner,
-        _flag(node, "by_lot", where),
-    )
-
-
-def _read_odds(node: object, where: str) -> KnockoutOdds:
-    return KnockoutOdds(
-        _stage(node, where), _text(node, "home", where), _text(node, "away", where),
-        *(_fraction(node, k, where) for k in ("win", "draw", "loss")),
-    )
-
-
-def _read_expectation(node: object, where: str) -> ExpectationRow:
-    return ExpectationRow(
-        _text(node, "team", where), _int(node, "games", where),
-        *(_fraction(node, k, where) for k in (
-            "won", "drawn", "lost", "points", "goals_for", "goals_against",
-        )),
-    )
-
-
-def _floats(data: Mapping[str, Any], key: str) -> dict[str, float]:
-    values = _map(data, key, "", "a mapping of team names to numbers")
-    return {str(k): _float(v, f"[{key!r}][{k!r}]") for k, v in values.items()}
 
 
 def _read_report(data: Mapping[str, Any]) -> RoundReport:
-    points = _map(data, "points", "", "the points per win, draw and loss")
+    points = read_map(data, "points", "", "the points per win, draw and loss")
     try:
-        table_points = Points(*(_int(points, k, "['points']") for k in ("win", "draw", "loss")))
+        table_points = Points(*(read_int(points, k, "['points']") for k in ("win", "draw", "loss")))
     except TournamentError as exc:
         raise ReportFormatError("['points']", dict(points), str(exc)) from None
     stages = []
-    for s, stage in enumerate(_list(data, "stages", "", "a list of group stages")):
+    for s, stage in enumerate(read_list(data, "stages", "", "a list of group stages")):
         where = f"['stages'][{s}]"
-        groups = _list(stage, "groups", where, "a list of groups")
+        groups = read_list(stage, "groups", where, "a list of groups")
         stages.append(Stage(
-            _int(stage, "number", where),
-            tuple(_read_group(g, f"{where}['groups'][{i}]") for i, g in enumerate(groups)),
+            read_int(stage, "number", where),
+            tuple(read_group(g, f"{where}['groups'][{i}]") for i, g in enumerate(groups)),
         ))
     record = {
-        str(name): Record(*(_int(r, k, f"['record'][{name!r}]") for k in ("won", "drawn", "lost")))
-        for name, r in _map(data, "record", "", "a mapping of team records").items()
+        str(name): Record(
+            *(read_int(r, k, f"['record'][{name!r}]") for k in ("won", "drawn", "lost"))
+        )
+        for name, r in read_map(data, "record", "", "a mapping of team records").items()
     }
     wp_gain = {
-        str(name): _decimal(gains, name, "['wp_gain']")
-        for gains in [_map(data, "wp_gain", "", "a mapping of WP gains")]
+        str(name): read_decimal(gains, name, "['wp_gain']")
+        for gains in [read_map(data, "wp_gain", "", "a mapping of WP gains")]
         for name in gains
     }
     psz = {}
-    for name, u in _map(data, "psz", "", "a mapping of PSZ updates").items():
+    for name, u in read_map(data, "psz", "", "a mapping of PSZ updates").items():
         where = f"['psz'][{name!r}]"
         psz[str(name)] = PeriodUpdate(
-            _fraction(u, "before_exact", where), _int(u, "games", where),
-            _fraction(u, "points", where), _fraction(u, "after_exact", where),
+            read_fraction(u, "before_exact", where), read_int(u, "games", where),
+            read_fraction(u, "points", where), read_fraction(u, "after_exact", where),
         )
-    seed = _int(data, "seed", "")
-    simulations = _int(data, "simulations", "")
+    seed = read_int(data, "seed", "")
+    simulations = read_int(data, "simulations", "")
     return RoundReport(
         seed=seed,
         points=table_points,
-        initial_psz=_fraction(data, "initial_psz", ""),
-        psz_bound=_flag(data, "psz_bound", ""),
+        initial_psz=read_fraction(data, "initial_psz", ""),
+        psz_bound=read_flag(data, "psz_bound", ""),
         teams=tuple(
             _read_team(t, f"['teams'][{i}]")
-            for i, t in enumerate(_list(data, "teams", "", "a list of teams"))
+            for i, t in enumerate(read_list(data, "teams", "", "a list of teams"))
         ),
         stages=tuple(stages),
         knockout=tuple(
-            _read_knockout(k, f"['knockout'][{i}]")
-            for i, k in enumerate(_list(data, "knockout", "", "the knock-out games"))
+            read_knockout(k, f"['knockout'][{i}]")
+            for i, k in enumerate(read_list(data, "knockout", "", "the knock-out games"))
         ),
         record=record,
         wp_gain=wp_gain,
         psz=psz,
         knockout_odds=tuple(
-            _read_odds(o, f"['knockout_odds'][{i}]")
-            for i, o in enumerate(_list(data, "knockout_odds", "", "the knock-out odds"))
+            read_odds(o, f"['knockout_odds'][{i}]")
+            for i, o in enumerate(read_list(data, "knockout_odds", "", "the knock-out odds"))
         ),
         expectation=tuple(
-            _read_expectation(e, f"['expectation_table'][{i}]")
-            for i, e in enumerate(_list(data, "expectation_table", "", "the expectation table"))
+            read_expectation(e, f"['expectation_table'][{i}]")
+            for i, e in enumerate(read_list(data, "expectation_table", "", "the expectation table"))
         ),
         semi_final=SemiFinalEstimate(
             simulations,
-            _floats(data, "semi_final_probability_all"),
-            _floats(data, "semi_final_stderr_all"),
+            read_floats(data, "semi_final_probability_all"),
+            read_floats(data, "semi_final_stderr_all"),
         ),
     )
 

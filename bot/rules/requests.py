@@ -56,6 +56,12 @@ class GivePassword(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class ForgotPassword(Request):
+    """``Passwort vergessen`` / ``Forgot password``: mail a new password to
+    the registered address (RULES.md §9)."""
+
+
+@dataclass(frozen=True, slots=True)
 class SetManagerName(Request):
     name: str
 

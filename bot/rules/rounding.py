@@ -9,8 +9,6 @@ import math
 from decimal import Decimal
 from fractions import Fraction
 
-CENT = Decimal("0.01")
-
 
 def half_up(x: Fraction | Decimal | int) -> int:
     """Round an exact number to a whole number, halves away from zero

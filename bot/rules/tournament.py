@@ -197,8 +197,10 @@ def group_table(
         order += block
         i = j
     table = tuple(
-        TableRow(n, *stats[n][:4], stats[n][4], stats[n][5], pts(n), pos < QUALIFIERS, n in lot)
+        TableRow(n, played, won, drawn, lost, goals_for, goals_against, pts(n),
+                 pos < QUALIFIERS, n in lot)
         for pos, n in enumerate(order)
+        for played, won, drawn, lost, goals_for, goals_against in [stats[n]]
     )
     return Group(name, tuple(names), games, table, qualification_by_lot)
 

@@ -1,42 +1,64 @@
 """The inbound use case: a mail -> spool, dedupe, read, classify, moves, ONE reply — once.
 
-``Ingestor.ingest`` handles one ``IncomingMail``:
+``Ingestor.ingest_batch`` handles the ``IncomingMail``s of one poll batch
+(``Ingestor.ingest`` is a batch of one):
 
-1. the raw bytes are archived in the spool (before anything parses them);
-2. the ledger (``inbound``) is asked whether this mail was handled already
-   (same IMAP UIDVALIDITY+UID, or the very same bytes) — then nothing happens
-   again and the caller may simply mark it processed;
-3. the mail is read and classified; bounces are recorded against their
+1. the raw bytes of the whole batch are archived in the spool (before
+   anything parses them) and flushed to disk with one sync;
+2. ONE write transaction on ONE connection then takes the mails in order
+   (a batch that holds the write lock longer than
+   ``IngestSettings.max_transaction_seconds`` is committed in parts, all
+   before the caller marks anything processed);
+3. per mail, the ledger (``inbound``) is asked whether it was handled
+   already (same IMAP UIDVALIDITY+UID, or the very same bytes; earlier
+   mails of the batch count) — then nothing happens again;
+4. the mail is read and classified; bounces are recorded against their
    manager, auto-replies and the bot's own mail are only ledgered;
-4. a human's mail is checked against the limits, parsed, applied by the
+5. a human's mail is checked against the limits, parsed, applied by the
    league, and its one reply rendered and queued in the outbox — the ledger
-   row, the state change and the reply in ONE transaction;
-5. if anything unexpected fails, the transaction is rolled back and the mail
-   is ledgered as a dead letter with an "internal error" reply, so no mail
-   is lost, none is applied twice, and the worker never crashes on input.
+   row, the state change and the reply inside ONE savepoint of the batch;
+6. if anything unexpected fails, or reading the mail runs past
+   ``handling_seconds``, only that mail's savepoint is rolled back and the
+   failed attempt is counted in the ledger (a ``retry`` row); the mail stays
+   in the inbox and is tried again at the next poll, reading it in a child
+   process killed at the budget (``bot.service.bounded``). After
+   ``max_attempts`` it is quarantined: ledgered, answered with the
+   "internal error" reply, and moved to the quarantine folder by ``poll``;
+   the rest of the batch stands. So no mail is lost, none is applied
+   twice, and the worker never crashes on input. A crash before the commit
+   loses the whole batch's work, not its mails: they are still in the
+   inbox, and the next poll handles them again.
 """
 
 from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from bot.league.moves import normalize_address, sender_team_names
 from bot.league.outcome import MoveOutcome
+from bot.league.passwords import verify_password
 from bot.league.service import League
+from bot.mail.auth import sender_trust
 from bot.mail.classify import Classification, classify
 from bot.mail.compose import MailKind, is_message_id
 from bot.mail.grammar import parse_moves
+from bot.mail.quotes import is_bot_reply_id, is_bot_reply_marker
 from bot.mail.reading import InboundMail, read_message
-from bot.mail.spool import SpooledMail, spool
-from bot.mail.transport import IncomingMail, MailSource
+from bot.mail.spool import SpooledMail, spool_many
+from bot.mail.transport import IncomingMail, MailSource, header_section
 from bot.render.environment import Environments
 from bot.render.model import RenderedMail
 from bot.render.reply import Problem, render_problem, render_reply
+from bot.rules.requests import ForgotPassword, GivePassword, ParsedMoves
+from bot.service.bounded import ISOLATE_ABOVE, run_bounded
+from bot.service.lost_password import forgot_password
 from bot.service.outgoing import Sender, queue_mail
 from bot.storage import ledger, managers
 from bot.storage.db import Database, savepoint
@@ -62,6 +84,17 @@ class IngestSettings:
     max_text_bytes: int = 512 * 1024
     max_command_lines: int = 60
     max_mails_per_hour: int = 20
+    #: A batch's transaction is committed (and a new one begun) once it has
+    #: held the write lock this long, so other writers never wait for minutes.
+    max_transaction_seconds: float = 5.0
+    #: A larger mail is read header only and answered "too large".
+    max_mail_bytes: int = 5 * 1024 * 1024
+    #: Reading one mail may take this long (enforced in a child process).
+    handling_seconds: float = 20.0
+    #: Failed attempts before a mail is quarantined.
+    max_attempts: int = 3
+    #: The receiving server's authserv-id (sender trust), None: off.
+    authserv_id: str | None = None
 
     @property
     def all_own_addresses(self) -> frozenset[str]:
@@ -79,6 +112,10 @@ class IngestResult:
     replied: bool = False
     sender: str | None = None
     move: MoveOutcome | None = field(default=None, repr=False)
+    #: Handling failed; the mail stays in the inbox for another attempt.
+    retry: bool = False
+    #: Handling failed every attempt; the caller moves the mail to quarantine.
+    quarantined: bool = False
 
 
 class Ingestor:
@@ -104,27 +141,72 @@ class Ingestor:
 
     def ingest(self, mail: IncomingMail) -> IngestResult:
         """Handle one mail exactly once; never raises for anything in the mail."""
-        now = self.clock()
-        spooled = spool(self.settings.spool_dir, mail.raw, now)
-        known = self._known(mail, spooled)
-        if known is not None:
-            return IngestResult(known, InboundKind.DUPLICATE, "already processed",
-                                duplicate=True)
-        parsed = read_message(mail.raw)
-        verdict = classify(parsed, self.settings.all_own_addresses)
-        try:
+        return self.ingest_batch([mail])[0]
+
+    def ingest_batch(self, mails: Sequence[IncomingMail]) -> list[IngestResult]:
+        """Handle each mail exactly once, in order, in one transaction (see the
+        module doc); never raises for anything in a mail. Raises ``OSError`` or
+        ``StorageError`` when the spool or the database fails — then nothing
+        of the batch was committed (or, past ``max_transaction_seconds``, only
+        whole mails were), and the caller must not mark the mails processed."""
+        if not mails:
+            return []
+        spooled = spool_many(self.settings.spool_dir, [m.raw for m in mails], self.clock())
+        pending = list(zip(mails, spooled, strict=True))
+        results: list[IngestResult] = []
+        limit = self.settings.max_transaction_seconds
+        while pending:
             with self.db.transaction() as conn:
-                return self._apply(conn, mail, spooled, parsed, verdict, now)
-        except Exception as exc:  # a bug or a broken database must not lose the mail
-            log.exception("ingest failed for %r; recording it as a dead letter", mail)
-            return self._dead_letter(mail, spooled, parsed, verdict, now, exc)
+                began = time.monotonic()
+                while pending:
+                    mail, spooled_mail = pending.pop(0)
+                    results.append(self._one(conn, mail, spooled_mail))
+                    if time.monotonic() - began >= limit:
+                        break
+        return results
 
     # -- steps -----------------------------------------------------------------
 
-    def _known(self, mail: IncomingMail, spooled: SpooledMail) -> int | None:
-        with self.db.read() as conn:
-            return ledger.known(conn, source=mail.source, uidvalidity=mail.uidvalidity,
+    def _one(
+        self, conn: sqlite3.Connection, mail: IncomingMail, spooled: SpooledMail
+    ) -> IngestResult:
+        """One mail inside the batch's transaction, in its own savepoint."""
+        now = self.clock()
+        s = self.settings
+        retry = ledger.retry_of(conn, source=mail.source, uidvalidity=mail.uidvalidity,
                                 uid=mail.uid, sha256=spooled.sha256)
+        if retry is None:
+            known = self._known(conn, mail, spooled)
+            if known is not None:
+                quarantined = ledger.outcome_of(conn, known).startswith(Outcome.QUARANTINED)
+                return IngestResult(known, InboundKind.DUPLICATE, "already processed",
+                                    duplicate=True, quarantined=quarantined)
+        # Reading depends on the mail's content: bounded (module doc, bot.service.bounded).
+        isolate = retry is not None or mail.whole_size > ISOLATE_ABOVE
+        try:
+            parsed, verdict = run_bounded(
+                read_mail, mail.raw, s.all_own_addresses,
+                seconds=s.handling_seconds, isolate=isolate,
+            )
+        except Exception as exc:
+            log.warning("reading %r failed (%s); it is tried again later", mail, exc)
+            return self._failed(conn, mail, spooled, None, None, retry, now, exc)
+        try:
+            with savepoint(conn, "mail"):
+                if retry is not None:
+                    ledger.forget_retry(conn, retry)
+                return self._apply(conn, mail, spooled, parsed, verdict, now, isolate)
+        except Exception as exc:  # a bug must not lose the mail, nor the batch
+            if not conn.in_transaction:  # the database itself gave up: abort the batch
+                raise
+            log.exception("ingest failed for %r; it is tried again later", mail)
+            return self._failed(conn, mail, spooled, parsed, verdict, retry, now, exc)
+
+    def _known(
+        self, conn: sqlite3.Connection, mail: IncomingMail, spooled: SpooledMail
+    ) -> int | None:
+        return ledger.known(conn, source=mail.source, uidvalidity=mail.uidvalidity,
+                            uid=mail.uid, sha256=spooled.sha256)
 
     def _ledger(
         self,
@@ -150,6 +232,7 @@ class Ingestor:
         parsed: InboundMail,
         verdict: Classification,
         now: datetime,
+        isolate: bool,
     ) -> IngestResult:
         inbound_id = self._ledger(conn, mail, spooled, parsed, verdict.kind, now)
         if verdict.kind == InboundKind.BOUNCE:
@@ -163,10 +246,19 @@ class Ingestor:
             return self._finish(
                 conn, inbound_id, verdict.kind, f"{Outcome.NO_REPLY}: {verdict.reason}", parsed
             )
+        trust = sender_trust(parsed.header_values("authentication-results"),
+                             self.settings.authserv_id)
+        if trust.forged:
+            return self._finish(conn, inbound_id, InboundKind.HUMAN,
+                                f"{Outcome.FORGED}: {trust.reason}; nothing changed, no reply",
+                                parsed)
+        if not mail.complete:
+            return self._problem(conn, inbound_id, parsed, spooled, now, "too_large",
+                                 self.settings.max_mail_bytes)
         # A mail that arrived before a deadline is in time, even when it is
         # read only afterwards (the deadline job reads the inbox first).
         arrived = min(now, mail.arrived) if mail.arrived is not None else now
-        return self._human(conn, inbound_id, parsed, spooled, now, arrived)
+        return self._human(conn, inbound_id, parsed, spooled, now, arrived, isolate)
 
     def _human(
         self,
@@ -176,16 +268,29 @@ class Ingestor:
         spooled: SpooledMail,
         now: datetime,
         arrived: datetime,
+        isolate: bool,
     ) -> IngestResult:
         s = self.settings
         assert parsed.sender is not None
         if self.league.is_banned(conn, parsed.sender):  # the game master banned him
             return self._finish(conn, inbound_id, InboundKind.HUMAN,
                                 f"{BANNED}: no reply, nothing changed", parsed)
+        too_large = len(parsed.text.encode("utf-8", "replace")) > s.max_text_bytes
+        moves: ParsedMoves | None = None
+        if not too_large and not parsed.unreadable:  # the grammar, bounded like reading
+            moves = run_bounded(
+                parse_mail, parsed.subject, parsed.fresh_text,
+                tuple(sender_team_names(conn, parsed.sender)),
+                seconds=s.handling_seconds, isolate=isolate,
+            )
         recent = ledger.recent_human_outcomes(
             conn, parsed.sender, since=now - timedelta(hours=1), other_than=inbound_id
         )
-        if len(recent) >= s.max_mails_per_hour:
+        # Fair limits (RULES.md §9): only mails without a valid password count,
+        # and a mail with the right password is always processed.
+        authenticated = self._valid_password(conn, parsed.sender, moves)
+        unverified = [o for o in recent if not o.endswith(PASSWORD_OK)]
+        if len(unverified) >= s.max_mails_per_hour and not authenticated:
             if any(outcome.startswith(Outcome.SLOW_DOWN) for outcome in recent):
                 return self._finish(
                     conn, inbound_id, InboundKind.HUMAN,
@@ -193,15 +298,27 @@ class Ingestor:
                 )
             return self._problem(conn, inbound_id, parsed, spooled, now, "slow_down",
                                  s.max_mails_per_hour)
-        if len(parsed.text.encode("utf-8", "replace")) > s.max_text_bytes:
+        if too_large:
             return self._problem(conn, inbound_id, parsed, spooled, now, "too_large",
                                  s.max_text_bytes)
-        if parsed.unreadable:
+        if parsed.unreadable or moves is None:
             return self._problem(conn, inbound_id, parsed, spooled, now, "unreadable", None)
-        moves = parse_moves(parsed.subject, parsed.fresh_text)
         if len(moves.requests) + len(moves.errors) > s.max_command_lines:
             return self._problem(conn, inbound_id, parsed, spooled, now, "too_many_lines",
                                  s.max_command_lines, language=moves.language)
+        if any(isinstance(r, ForgotPassword) for r in moves.requests):
+            return self._forgot(conn, inbound_id, parsed, moves, spooled, now)
+        thread = bot_thread(parsed) if moves.empty else None
+        if thread is not None:
+            day = ledger.recent_human_outcomes(
+                conn, parsed.sender, since=now - timedelta(days=1), other_than=inbound_id
+            )
+            if any(thread_tag(thread) in outcome for outcome in day):
+                return self._finish(
+                    conn, inbound_id, InboundKind.HUMAN,
+                    f"{Outcome.NO_REPLY}: answers the bot's mail without a command; "
+                    f"that thread was answered today already {thread_tag(thread)}", parsed,
+                )
         outcome = self.league.submit(
             conn,
             sender=parsed.sender,
@@ -225,7 +342,12 @@ class Ingestor:
         if outcome.manager is not None:
             manager_id = managers.manager_id_of(conn, outcome.manager.address)
         ledger.link(conn, inbound_id, round_number=outcome.round, manager_id=manager_id)
-        result = self._finish(conn, inbound_id, InboundKind.HUMAN, outcome.summary, parsed,
+        summary = outcome.summary
+        if thread is not None:
+            summary += f" {thread_tag(thread)}"
+        if authenticated:
+            summary += f" {PASSWORD_OK}"
+        result = self._finish(conn, inbound_id, InboundKind.HUMAN, summary, parsed,
                               replied=True)
         return IngestResult(
             result.inbound_id, result.kind, result.outcome, replied=True,
@@ -266,6 +388,9 @@ class Ingestor:
         spooled: SpooledMail,
         rendered: RenderedMail,
         now: datetime,
+        *,
+        to: str | None = None,
+        to_name: str | None = None,
     ) -> None:
         assert parsed.sender is not None
         s = self.settings
@@ -281,8 +406,8 @@ class Ingestor:
             conn,
             sender=Sender(s.bot_address, s.from_name),
             kind=MailKind.REPLY,
-            to=parsed.sender,
-            to_name=parsed.sender_name or None,
+            to=to or parsed.sender,
+            to_name=(to_name if to else parsed.sender_name) or None,
             rendered=rendered,
             key=f"reply/{spooled.sha256}",
             now=now,
@@ -304,30 +429,130 @@ class Ingestor:
         ledger.set_outcome(conn, inbound_id, summary)
         return IngestResult(inbound_id, kind, summary, replied=replied, sender=parsed.sender)
 
-    def _dead_letter(
+    def _valid_password(
+        self, conn: sqlite3.Connection, sender: str, moves: ParsedMoves | None
+    ) -> bool:
+        """The mail carries the right password of its sender's manager."""
+        given = [r.password for r in moves.requests if isinstance(r, GivePassword)] if moves else []
+        if not given:
+            return False
+        try:
+            manager = managers.manager_by_address(conn, normalize_address(sender))
+        except ValueError:
+            return False
+        if manager is None or not manager.password_hash:
+            return False
+        return any(verify_password(p, manager.password_hash) for p in given)
+
+    def _forgot(
         self,
+        conn: sqlite3.Connection,
+        inbound_id: int,
+        parsed: InboundMail,
+        moves: ParsedMoves,
+        spooled: SpooledMail,
+        now: datetime,
+    ) -> IngestResult:
+        """``Passwort vergessen`` (``bot.service.lost_password``): the answer goes
+        to the registered address only, never to a Reply-To."""
+        s = self.settings
+        assert parsed.sender is not None
+        answer = forgot_password(
+            conn, self.league, sender=parsed.sender, subject=parsed.subject,
+            language=moves.language if moves.language_known else None,
+            default_language=s.language,
+            game_name=s.game_name, game_address=s.bot_address, now=now, inbound_id=inbound_id,
+        )
+        self._queue_reply(conn, inbound_id, parsed, spooled, answer.rendered, now,
+                          to=answer.to, to_name=answer.to_name)
+        return self._finish(conn, inbound_id, InboundKind.HUMAN, answer.summary, parsed,
+                            replied=True)
+
+    def _failed(
+        self,
+        conn: sqlite3.Connection,
         mail: IncomingMail,
         spooled: SpooledMail,
-        parsed: InboundMail,
-        verdict: Classification,
+        parsed: InboundMail | None,
+        verdict: Classification | None,
+        retry: ledger.RetryRow | None,
         now: datetime,
         exc: BaseException,
     ) -> IngestResult:
-        summary = f"{Outcome.INTERNAL_ERROR}: {type(exc).__name__}: {exc}"
-        with self.db.transaction() as conn:
-            inbound_id = self._ledger(conn, mail, spooled, parsed, verdict.kind, now)
-            replied = False
-            if verdict.answerable and parsed.sender:
-                try:
-                    with savepoint(conn, "reply"):
-                        self._problem(conn, inbound_id, parsed, spooled, now, "internal_error",
-                                      None)
-                    replied = True
-                except Exception:  # the apology itself failed: ledger only
-                    log.exception("could not queue the internal-error reply")
-            self._finish(conn, inbound_id, verdict.kind, summary, parsed)
-        return IngestResult(inbound_id, verdict.kind, summary, sender=parsed.sender,
-                            replied=replied)
+        """Count a failed attempt; after ``max_attempts`` quarantine the mail
+        with the "internal error" reply (one reply, as for every mail)."""
+        s = self.settings
+        error = f"{type(exc).__name__}: {exc}"
+        if parsed is None:  # reading failed: the header alone (at most 64 KiB) names the sender
+            try:
+                parsed = read_message(header_section(mail.raw))
+                verdict = classify(parsed, s.all_own_addresses)
+            except Exception:  # pragma: no cover - read_message never raises
+                parsed, verdict = None, None
+        kind = verdict.kind if verdict is not None else InboundKind.UNREADABLE
+        record = InboundRecord(
+            source=source_kind(mail.source), uidvalidity=mail.uidvalidity, uid=mail.uid,
+            message_id=parsed.message_id if parsed else None, sha256=spooled.sha256,
+            spool_path=spooled.relative_path, received_at=now,
+            sender=parsed.sender if parsed else None,
+            subject=parsed.subject if parsed else "", kind=kind,
+        )
+        with savepoint(conn, "attempt"):
+            row = ledger.record_failed_attempt(conn, record, retry, error)
+        sender = parsed.sender if parsed else None
+        if row.attempts < s.max_attempts:
+            return IngestResult(row.inbound_id, kind, row.outcome, sender=sender, retry=True)
+        summary = (f"{Outcome.QUARANTINED}: handling failed {row.attempts} times "
+                   f"(last: {error}); the mail is in the quarantine folder")
+        replied = False
+        if parsed is not None and verdict is not None and verdict.answerable and parsed.sender:
+            try:
+                with savepoint(conn, "reply"):
+                    self._problem(conn, row.inbound_id, parsed, spooled, now, "internal_error",
+                                  None)
+                replied = True
+            except Exception:  # the apology itself failed: ledger only
+                log.exception("could not queue the internal-error reply")
+        ledger.set_outcome(conn, row.inbound_id, summary)
+        log.error("mail %r quarantined after %d failed attempts: %s", mail, row.attempts, error)
+        return IngestResult(row.inbound_id, kind, summary, sender=sender, replied=replied,
+                            quarantined=True)
+
+
+#: Ends the ledger line of a mail that carried its manager's right password:
+#: such mails never count against ``max_mails_per_hour``.
+PASSWORD_OK = "[password ok]"
+
+
+def thread_tag(thread: str) -> str:
+    """The ledger mark of a mail in one of the bot's threads (loops, see ``bot_thread``)."""
+    return f"[bot thread {thread}]"
+
+
+def bot_thread(parsed: InboundMail) -> str | None:
+    """The bot's mail this one answers, if it does: the first of the bot's
+    Message-IDs in In-Reply-To/References, or ``text`` when only the bot's
+    reply marker in the body (quoted or not) shows it. Loops: such a mail
+    without a command is answered at most once per thread and day."""
+    for candidate in (parsed.in_reply_to, *parsed.references):
+        if is_bot_reply_id(candidate):
+            return candidate
+    if any(is_bot_reply_marker(line) for line in parsed.text.splitlines()):
+        return "text"
+    return None
+
+
+def read_mail(
+    raw: bytes, own_addresses: frozenset[str]
+) -> tuple[InboundMail, Classification]:
+    """The content-dependent reading of one mail (run under ``run_bounded``)."""
+    parsed = read_message(raw)
+    return parsed, classify(parsed, own_addresses)
+
+
+def parse_mail(subject: str, text: str, team_names: tuple[str, ...]) -> ParsedMoves:
+    """The grammar on one mail's text (run under ``run_bounded``)."""
+    return parse_moves(subject, text, team_names=team_names)
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,13 +576,26 @@ class PollReport:
 
 def poll(source: MailSource, ingestor: Ingestor, *, batch: int) -> PollReport:
     """Read the inbox up to now, ``batch`` mails per fetch, each handled once;
-    raises ``TransportError`` when the mailbox cannot be read."""
+    raises ``TransportError`` when the mailbox cannot be read. A mail whose
+    handling failed stays in the inbox (tried once per poll); a quarantined
+    one is moved to the quarantine folder."""
     results: list[IngestResult] = []
+    again: set[str] = set()  # failed in this poll: next poll
+    max_size = ingestor.settings.max_mail_bytes
     while True:
-        mails = source.fetch_new(limit=batch)
-        results.extend(ingestor.ingest(mail) for mail in mails)
-        # Each mail's transaction has committed; a crash before this line
-        # only makes the next poll see them again, and the ledger skips them.
-        source.mark_processed_many(mails)
+        fetched = source.fetch_new(limit=batch + len(again), max_size=max_size)
+        mails = [m for m in fetched if m.key not in again][:batch]
+        got = ingestor.ingest_batch(mails)
+        results.extend(got)
+        # The batch's transaction has committed; a crash before this line
+        # only makes the next poll see the mails again, and the ledger skips them.
+        source.mark_processed_many(
+            [m for m, r in zip(mails, got, strict=True) if not (r.retry or r.quarantined)]
+        )
+        for mail, result in zip(mails, got, strict=True):
+            if result.quarantined:
+                source.quarantine(mail)
+            elif result.retry:
+                again.add(mail.key)
         if len(mails) < batch:
             return PollReport(tuple(results))

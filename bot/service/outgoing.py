@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.mail.compose import MailKind, compose
+from bot.mail.compose import Attachment, MailKind, compose
 from bot.render.model import RenderedMail
 from bot.storage import outbox
 
@@ -58,6 +58,7 @@ def queue_mail(
         references=references,
         list_unsubscribe=list_unsubscribe,
         language=rendered.language,
+        attachments=tuple(Attachment(*a) for a in rendered.attachments),
     )
     return outbox.enqueue(
         conn, raw=mail.data, message_id=mail.message_id, kind=kind.value,

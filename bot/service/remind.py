@@ -1,17 +1,19 @@
 """The remind use case: managers whose teams played recently but have no
 lineup for the open round get one reminder per round and offset, each in
-their language."""
+their language (``send_reminders``, the worker's); the game master's
+``remind_missing`` reminds every team without a move, once a day."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from bot.mail.compose import MailKind
 from bot.render.model import RoundInfo
 from bot.render.reminder import render_reminder
+from bot.rules.lots import seed_commitment
 from bot.service.context import Context
 from bot.service.outgoing import queue_mail
-from bot.storage import reminders
+from bot.storage import reminders, roster, rounds
 
 
 def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
@@ -25,6 +27,8 @@ def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
             return 0
         info = RoundInfo(season=rnd.season, round_in_season=rnd.round_in_season,
                          number=rnd.number)
+        seed = rounds.committed_seed(conn, rnd.number)  # RULES.md §4
+        commitment = seed_commitment(rnd.number, seed) if seed is not None else None
         for target in ctx.league.managers_without_lineup(conn, rnd.number):
             if not reminders.mark_reminded(conn, rnd.number, hours_before, target.manager_id,
                                            now):
@@ -41,6 +45,7 @@ def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
                 game_name=s.game_name,
                 game_address=s.game_address,
                 env=ctx.environments,
+                commitment=commitment,
             )
             queue_mail(
                 conn, sender=s.sender, kind=MailKind.REMINDER, to=target.address,
@@ -49,4 +54,45 @@ def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
                 round_number=rnd.number,
             )
             queued += 1
+    return queued
+
+
+def remind_missing(ctx: Context, now: datetime) -> int:
+    """The game master's ``remind --missing``: one reminder to every manager
+    with a team that has no move (lineup or withdrawal) for the open round,
+    whether or not it played recently. At most one such reminder per manager,
+    round and day (a second run the same day queues nothing). Returns how
+    many were queued."""
+    s = ctx.settings
+    queued = 0
+    with ctx.db.transaction() as conn:
+        rnd = ctx.league.open_round(conn)
+        if rnd is None or rnd.deadline <= now:
+            return 0
+        info = RoundInfo(season=rnd.season, round_in_season=rnd.round_in_season,
+                         number=rnd.number)
+        by_manager: dict[int, list[roster.MissingTeam]] = {}
+        for team in roster.teams_without_lineup(conn, rnd.number):
+            by_manager.setdefault(team.manager_id, []).append(team)
+        banned = {m.id for m in roster.roster(conn) if m.banned}
+        day = now.astimezone(UTC).date().isoformat()
+        for manager_id, teams in by_manager.items():
+            if manager_id in banned:
+                continue
+            first = teams[0]
+            rendered = render_reminder(
+                manager=first.display_name or first.address,
+                teams=[t.team for t in teams],
+                round_info=info, deadline=rnd.deadline, now=now, timezone=s.timezone,
+                language=first.language or s.newsletter_language, game_name=s.game_name,
+                game_address=s.game_address, env=ctx.environments,
+            )
+            before = conn.total_changes
+            queue_mail(
+                conn, sender=s.sender, kind=MailKind.REMINDER, to=first.address,
+                to_name=first.display_name, rendered=rendered,
+                key=f"reminder/round-{rnd.number}/missing/{day}", now=ctx.clock(),
+                round_number=rnd.number,
+            )
+            queued += conn.total_changes != before
     return queued

@@ -14,8 +14,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from bot.errors import TurnitedError
 
-class StorageError(RuntimeError):
+
+class StorageError(TurnitedError, RuntimeError):
     """The database is unusable: read-only, full, corrupt, cannot be opened, or
     its schema is newer than this program."""
 

@@ -7,6 +7,7 @@ its ``outcome`` (a short English line starting with an ``Outcome`` code).
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
@@ -40,6 +41,15 @@ class Outcome(StrEnum):
     TOO_MANY_LINES = "too_many_lines"
     UNREADABLE = "unreadable"
     INTERNAL_ERROR = "internal_error"
+    #: Handling failed or ran past its budget; the mail stays in the inbox and
+    #: is tried again (``retry: N failed attempt(s): ...``).
+    RETRY = "retry"
+    #: Handling failed ``max_attempts`` times; the mail was moved to quarantine.
+    QUARANTINED = "quarantined"
+    #: The receiving server's checks say the From is forged (sender trust).
+    FORGED = "forged"
+    #: ``Passwort vergessen``: a new password was mailed (at most one a day).
+    PASSWORD_RESET = "password_reset"
 
 
 SOURCES = ("imap", "maildir", "cli")
@@ -137,3 +147,82 @@ def received_between(
         " AND received_at <= ? ORDER BY id", (after, until),
     ).fetchall()
     return [(sender, kind, outcome or "") for sender, kind, outcome in rows]
+
+
+# -- failed attempts and quarantine -------------------------------------------
+
+_ATTEMPTS = re.compile(r"^retry: (\d+) ")
+
+
+@dataclass(frozen=True, slots=True)
+class RetryRow:
+    """A mail whose handling failed before: its ledger row and how often."""
+
+    inbound_id: int
+    attempts: int
+    outcome: str
+
+
+def retry_of(
+    conn: sqlite3.Connection, *, source: str, uidvalidity: int | None, uid: int | None,
+    sha256: str,
+) -> RetryRow | None:
+    """The ``retry`` row of this mail (same identity as ``known``), if its
+    handling failed before and it was not handled since."""
+    if uid is not None:
+        row = conn.execute(
+            "SELECT id, outcome FROM inbound WHERE source = ? AND uidvalidity IS ? AND uid = ?",
+            (source_kind(source), uidvalidity, uid),
+        ).fetchone()
+    else:
+        row = conn.execute(
+            "SELECT id, outcome FROM inbound WHERE sha256 = ? ORDER BY id LIMIT 1", (sha256,)
+        ).fetchone()
+    if not row or not (match := _ATTEMPTS.match(row[1] or "")):
+        return None
+    return RetryRow(int(row[0]), int(match.group(1)), row[1])
+
+
+def record_failed_attempt(
+    conn: sqlite3.Connection, record: InboundRecord, previous: RetryRow | None, error: str,
+) -> RetryRow:
+    """Count one more failed attempt of a mail (a ``retry`` row)."""
+    attempts = (previous.attempts if previous else 0) + 1
+    outcome = f"{Outcome.RETRY}: {attempts} failed attempt(s): {error}"
+    inbound_id = previous.inbound_id if previous else insert(conn, record)
+    set_outcome(conn, inbound_id, outcome)
+    return RetryRow(inbound_id, attempts, outcome)
+
+
+def outcome_of(conn: sqlite3.Connection, inbound_id: int) -> str:
+    """The outcome line of one ledger row ('' while unset or unknown)."""
+    row = conn.execute("SELECT outcome FROM inbound WHERE id = ?", (inbound_id,)).fetchone()
+    return (row[0] or "") if row else ""
+
+
+def forget_retry(conn: sqlite3.Connection, retry: RetryRow) -> None:
+    """Drop the ``retry`` row of a mail that is now handled (in the same
+    transaction that ledgers it for good)."""
+    conn.execute("DELETE FROM inbound WHERE id = ? AND outcome LIKE 'retry: %'",
+                 (retry.inbound_id,))
+
+
+def quarantined_between(
+    conn: sqlite3.Connection, after: str, until: str
+) -> list[tuple[str, str, str]]:
+    """(sender, subject, outcome) of the mails quarantined among those
+    received in (``after``, ``until``], in ledger order."""
+    rows = conn.execute(
+        "SELECT sender, subject, outcome FROM inbound WHERE received_at > ?"
+        " AND received_at <= ? AND outcome LIKE 'quarantined%' ORDER BY id", (after, until),
+    ).fetchall()
+    return [(sender or "?", subject or "", outcome) for sender, subject, outcome in rows]
+
+
+def quarantined_count(conn: sqlite3.Connection) -> tuple[int, int]:
+    """(mails quarantined, mails waiting to be tried again) in the whole ledger."""
+    row = conn.execute(
+        "SELECT COALESCE(SUM(outcome LIKE 'quarantined%'), 0),"
+        " COALESCE(SUM(outcome LIKE 'retry: %'), 0) FROM inbound"
+    ).fetchone()
+    return int(row[0]), int(row[1])

@@ -10,6 +10,7 @@ Never edit a released migration; append a new one.
 from __future__ import annotations
 
 import sqlite3
+import unicodedata
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -218,11 +219,70 @@ ALTER TABLE rounds ADD COLUMN corrects INTEGER NOT NULL DEFAULT 0 CHECK (correct
 ALTER TABLE managers ADD COLUMN banned_at TEXT;
 """
 
+
+def _without_format_characters(text: str) -> str:
+    """``text`` without Unicode format characters (category Cf), inner
+    whitespace folded: how names are stored since issue 11 (a frozen copy of
+    ``bot.league.names.clean`` without its NFKC step, so that a migration
+    never changes when that module does, and names without format
+    characters stay byte for byte as they are)."""
+    return " ".join("".join(c for c in text if unicodedata.category(c) != "Cf").split())
+
+
+def _name_key_v5(text: str) -> str:
+    """The uniqueness key as ``bot.league.names.name_key`` computes it (frozen)."""
+    def fold(value: str) -> str:
+        value = unicodedata.normalize("NFKC", value)
+        return " ".join("".join(c for c in value if unicodedata.category(c) != "Cf").split())
+    return fold(fold(text).upper().casefold())
+
+
+def _has_format_character(text: str | None) -> bool:
+    if not text or text.isascii():
+        return False
+    return any(unicodedata.category(c) == "Cf" for c in text)
+
+
+def clean_stored_names_v5(conn: sqlite3.Connection) -> None:
+    """Team names, short names and manager names stored before issue 11 with
+    format characters (zero-width spaces and joiners, bidi controls, soft
+    hyphens) lose them, and the team's key follows. Rows without such a
+    character are not touched (their keys, and every replay, stay identical).
+    A team whose cleaned key would equal another team's keeps its stored name
+    (both stay; new look-alikes are refused by the name check anyway)."""
+    rows = conn.execute("SELECT id, name, short_name FROM teams ORDER BY id").fetchall()
+    for team_id, name, short_name in rows:
+        if not (_has_format_character(name) or _has_format_character(short_name)):
+            continue
+        new_name = _without_format_characters(name) or name
+        new_short = _without_format_characters(short_name) or short_name
+        new_key = _name_key_v5(new_name)
+        clash = conn.execute(
+            "SELECT 1 FROM teams WHERE name_key = ? AND id != ?", (new_key, team_id)
+        ).fetchone()
+        if clash is not None:
+            new_name, new_key = name, None
+        if new_key is None:
+            conn.execute("UPDATE teams SET short_name = ? WHERE id = ?", (new_short, team_id))
+        else:
+            conn.execute(
+                "UPDATE teams SET name = ?, name_key = ?, short_name = ? WHERE id = ?",
+                (new_name, new_key, new_short, team_id),
+            )
+    managers = conn.execute("SELECT id, display_name FROM managers").fetchall()
+    for manager_id, display_name in managers:
+        if _has_format_character(display_name):
+            conn.execute(
+                "UPDATE managers SET display_name = ? WHERE id = ?",
+                (_without_format_characters(display_name) or None, manager_id),
+            )
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
     Migration(2, "language of each manager", MANAGER_LANGUAGE_V2),
     Migration(3, "when an outgoing mail failed for good", OUTBOX_FAILED_AT_V3),
     Migration(4, "committed seeds, corrected rounds, banned managers", CONSOLE_V4),
+    Migration(5, "names without format characters", clean_stored_names_v5),
 )
 
 _LEDGER = """

@@ -1,4 +1,4 @@
-"""The ``teams`` table: names (unique forever), owners, WP and PSZ, deletion marks."""
+"""The ``teams`` table: names (unique once played), owners, WP and PSZ, deletion marks."""
 
 from __future__ import annotations
 
@@ -91,15 +91,21 @@ def pardon_teams_doomed_by(conn: sqlite3.Connection, team_id: int) -> list[int]:
     return [r[0] for r in rows]
 
 
-def cancel_registration(conn: sqlite3.Connection, team_id: int, round_number: int) -> None:
-    """Withdraw the registration of a team that never played: its moves go, the
-    team is marked deleted in ``round_number``, and its name stays taken
-    (RULES.md §7: names are unique across all teams ever registered)."""
-    conn.execute("DELETE FROM moves WHERE team_id = ?", (team_id,))
+def cancel_registration(conn: sqlite3.Connection, team_id: int) -> None:
+    """Withdraw the registration of a team that never played: it never existed
+    (RULES.md §7), so its moves and its row go and its name is free again. A
+    team that has played is never removed (the guard on ``last_played_round``)."""
     conn.execute(
-        "UPDATE teams SET deleted_round = ? WHERE id = ? AND last_played_round IS NULL",
-        (round_number, team_id),
+        "DELETE FROM moves WHERE team_id = ? AND team_id IN"
+        " (SELECT id FROM teams WHERE last_played_round IS NULL)", (team_id,)
     )
+    conn.execute("DELETE FROM teams WHERE id = ? AND last_played_round IS NULL", (team_id,))
+
+
+def all_team_names(conn: sqlite3.Connection) -> list[str]:
+    """The names of every stored team, deleted ones too (names that block a
+    new registration, RULES.md §7), oldest first."""
+    return [r[0] for r in conn.execute("SELECT name FROM teams ORDER BY id")]
 
 
 def deleted_in(conn: sqlite3.Connection, round_number: int) -> list[str]:

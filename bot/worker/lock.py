@@ -18,10 +18,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO
 
+from bot.errors import TurnitedError
+
 LOCK_FILE = "worker.lock"
 
 
-class WorkerLockedError(RuntimeError):
+class WorkerLockedError(TurnitedError, RuntimeError):
     """Another worker already runs on this state directory."""
 
     def __init__(self, path: Path, pid: int | None) -> None:

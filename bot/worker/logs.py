@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import logging
+import logging.handlers
 import sys
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, TextIO
 
 from bot.config import is_secret_key
@@ -92,18 +94,29 @@ def configure_logging(
     fmt: str = "text",
     secrets: Iterable[str] = (),
     stream: TextIO | None = None,
+    file: Path | str | None = None,
 ) -> logging.Handler:
     """Install one structured handler on the root logger (replacing one
-    installed earlier by this function). ``fmt`` is ``text`` or ``json``."""
+    installed earlier by this function). ``fmt`` is ``text`` or ``json``.
+
+    With ``file`` the lines are appended to that file through a
+    ``WatchedFileHandler``: when logrotate moves the file away, the next line
+    opens a new one (no copytruncate, no signal needed). ``OSError`` if the
+    file cannot be opened for appending."""
     formatters = {"text": KeyValueFormatter, "json": JsonFormatter}
     if fmt not in formatters:
         raise ValueError(f"log format {fmt!r} is not known; allowed: 'text', 'json'")
-    handler = logging.StreamHandler(stream or sys.stderr)
+    handler: logging.Handler
+    if file is not None:
+        handler = logging.handlers.WatchedFileHandler(Path(file), encoding="utf-8")
+    else:
+        handler = logging.StreamHandler(stream or sys.stderr)
     handler.set_name(_HANDLER_NAME)
     handler.setFormatter(formatters[fmt](secrets))
     root = logging.getLogger()
     for old in [h for h in root.handlers if h.get_name() == _HANDLER_NAME]:
         root.removeHandler(old)
+        old.close()
     root.addHandler(handler)
     root.setLevel(level)
     # APScheduler logs every job run at INFO; keep its warnings and errors.

@@ -38,7 +38,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -52,6 +52,10 @@ from bot.worker.logs import log_event
 from bot.worker.notices import format_deadline, render_notice
 from bot.worker.signals import stop_on_signals
 
+if TYPE_CHECKING:  # the reports the use cases return (bot.service), for the protocol
+    from bot.service.drain import DrainReport
+    from bot.service.inbound import PollReport
+
 log = logging.getLogger(__name__)
 
 
@@ -63,9 +67,9 @@ class WorkerApp(Protocol):
     """What the worker needs of the application (``bot.app.App``)."""
 
     def ensure_started(self) -> None: ...
-    def poll_once(self) -> Any: ...
+    def poll_once(self) -> PollReport: ...
     def wait_for_mail(self, timeout: float) -> bool: ...
-    def drain_outbox(self) -> Any: ...
+    def drain_outbox(self) -> DrainReport: ...
     def open_round_deadline(self) -> datetime | None: ...
     def evaluate_due(self, now: datetime | None = None, *, force: bool = False) -> int | None: ...
     def catch_up(self) -> list[int]: ...

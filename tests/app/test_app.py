@@ -7,8 +7,6 @@ import email
 import re
 from datetime import UTC, datetime, timedelta
 from email import policy
-from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
 import pytest
@@ -16,21 +14,15 @@ import pytest
 from bot.app import App, build_app
 from bot.config import Config
 from bot.mail.maildir_transport import deliver, read_sent
+from tests.support.clock import FakeClock
+from tests.support.mails import player_mail
 
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # a Tuesday
 BOT = "turnited@game.example"
 GM = "gm@game.example"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-def make_app(tmp_path: Path, clock: Clock, **extra: object) -> App:
+def make_app(tmp_path: Path, clock: FakeClock, **extra: object) -> App:
     data = {
         "state_dir": "state",
         "game": {"name": "Turnited Test"},
@@ -47,14 +39,8 @@ def make_app(tmp_path: Path, clock: Clock, **extra: object) -> App:
 
 
 def mail(sender: str, body: str, when: datetime, subject: str = "Aufstellung") -> bytes:
-    msg = EmailMessage()
-    msg["From"] = sender
-    msg["To"] = BOT
-    msg["Subject"] = subject
-    msg["Date"] = format_datetime(when)
-    msg["Message-ID"] = make_msgid(domain="player.example")
-    msg.set_content(body)
-    return bytes(msg)
+    """A player's mail to the bot (the shared builder)."""
+    return player_mail(sender, body, to=BOT, when=when, subject=subject)
 
 
 def sent(app: App) -> list[email.message.EmailMessage]:
@@ -70,9 +56,9 @@ def body_of(msg: email.message.EmailMessage) -> str:
 
 
 @pytest.fixture
-def played(tmp_path: Path) -> tuple[App, Clock, dict[str, str]]:
+def played(tmp_path: Path) -> tuple[App, FakeClock, dict[str, str]]:
     """Six managers register and send lineups; the deadline passes; evaluated."""
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock)
     lineups = {}
     for i in range(6):
@@ -126,7 +112,7 @@ def test_evaluation_is_not_repeated_and_newsletters_not_requeued(played) -> None
 
 
 def test_crash_between_evaluation_and_newsletters_is_caught_up(tmp_path: Path) -> None:
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock)
     deliver(app.config.maildir_root / "inbox", mail(
         "solo@player.example", "Neues Team: Solisten\n10-10-15-15-20\n", clock.now))
@@ -190,7 +176,7 @@ def test_one_render_cache_serves_every_use_case(tmp_path):
     """The renderer's ``Environments`` is made once per App and shared: the
     replies, the newsletters, the reminders and the digest compile each
     language's templates once."""
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock)
     assert app.ingestor.environments is app.services.environments is app.environments
     deliver(app.config.maildir_root / "inbox",

@@ -3,26 +3,22 @@ managers talk to in mail text (the real grammar, the real service)."""
 
 from __future__ import annotations
 
-import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.league.outcome import MoveOutcome
 from bot.league.service import EvaluationResult, League, LeagueSettings
 from bot.mail.grammar import parse_moves
-from bot.storage import open_database
+from tests.support import league as shared
 
 START = datetime(2025, 3, 3, 12, 0, tzinfo=UTC)
 FIRST_DEADLINE = START + timedelta(days=6)
-#: Cheap password hashes and no Monte Carlo unless a test asks for them.
-FAST = LeagueSettings(password_cost=2, simulations=0)
+FAST = shared.FAST
 
 
 def make_league(tmp_path: Path, settings: LeagueSettings = FAST, lot_seed: int = 0) -> League:
-    """A fresh league in ``tmp_path/state`` with round 1 open."""
-    league = League(open_database(tmp_path / "state"), settings, lot=random.Random(lot_seed))
-    league.ensure_first_round(START, FIRST_DEADLINE)
-    return league
+    """The shared league fixture, with round 1 opened on the compliance dates."""
+    return shared.make_league(tmp_path, settings, lot_seed, start=START, deadline=FIRST_DEADLINE)
 
 
 def open_deadline(league: League) -> datetime:

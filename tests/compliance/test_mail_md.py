@@ -8,8 +8,6 @@ import email
 import re
 from datetime import timedelta
 from email import policy
-from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 
 import pytest
 from hypothesis import given, settings
@@ -32,6 +30,7 @@ from bot.rules.requests import (
     Withdraw,
 )
 from tests.service.harness import BOT, Game
+from tests.support.mails import player_mail
 
 LINEUP = Lineup(10, 10, 15, 15, 20)
 
@@ -246,15 +245,12 @@ def test_quotes_signature_and_reply_headers_are_ignored(game: Game) -> None:
 
 
 def test_html_only_mail_is_read(game: Game) -> None:
-    msg = EmailMessage()
-    msg["From"] = "html@player.example"
-    msg["To"] = BOT
-    msg["Subject"] = "Anmeldung"
-    msg["Date"] = format_datetime(game.clock.now)
-    msg["Message-ID"] = make_msgid(domain="player.example")
-    msg.set_content("<html><body><p>Neues Team: Html Elf</p>"
-                    "<div>Aufstellung: 10-10-15-15-20</div></body></html>", subtype="html")
-    game.send(bytes(msg))
+    game.send(player_mail(
+        "html@player.example",
+        "<html><body><p>Neues Team: Html Elf</p>"
+        "<div>Aufstellung: 10-10-15-15-20</div></body></html>",
+        to=BOT, when=game.clock.now, subject="Anmeldung", subtype="html",
+    ))
     assert moves_rows(game) == [("Html Elf", "10-10-15-15-20")]
     [(to, text)] = replies(game)
     assert to == "html@player.example" and "Html Elf" in text

@@ -24,8 +24,9 @@ from bot.rules.analytics import percent
 from bot.rules.lineup import Lineup
 from bot.rules.report import round_report
 from bot.rules.tournament import Entrant
-from tests.app.test_app import Clock, body_of, mail, make_app, sent
+from tests.app.test_app import START, body_of, mail, make_app, sent
 from tests.compliance.support import Manager, evaluate, make_league
+from tests.support.clock import FakeClock
 
 LINEUPS = ["3-2-17-19-23", "1-3-18-20-24", "2-2-19-21-25", "3-3-20-22-26", "1-2-21-23-27",
            "2-3-22-24-28"]
@@ -44,7 +45,7 @@ def table_line(*cells: str) -> re.Pattern[str]:
 def played(tmp_path_factory) -> tuple[App, dict]:
     """Six managers in round 1 (one of them English); evaluated with 500 simulations."""
     tmp_path = tmp_path_factory.mktemp("newsletter")
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock)
     for i, lineup in enumerate(LINEUPS):
         keyword = "New team" if i == 5 else "Neues Team"
@@ -184,7 +185,7 @@ def test_wp_table_lists_the_last_three_rounds_by_wp(tmp_path) -> None:
 
 
 def test_empty_round_newsletter_says_so(tmp_path: Path) -> None:
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock, analysis={"simulations": 0})
     deliver(app.config.maildir_root / "inbox", mail(
         "jane@player.example", "New team: Waiting Eleven\n", clock.now, subject="my team"))

@@ -19,7 +19,8 @@ from bot.league.passwords import verify_password
 from bot.mail.maildir_transport import deliver
 from bot.rules.lots import seed_commitment
 from bot.storage import managers as manager_rows
-from tests.app.test_app import BOT, Clock, mail, make_app, sent
+from tests.app.test_app import BOT, START, mail, make_app, sent
+from tests.support.clock import FakeClock
 
 CONFIG = {
     "state_dir": "state",
@@ -75,7 +76,7 @@ def state_rows(app) -> dict[str, object]:
 
 
 def test_rollback_on_a_state_directory(tmp_path, capsys) -> None:
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock)
     config = write_config(tmp_path)
     field(app, clock)
@@ -125,7 +126,7 @@ def test_rollback_on_a_state_directory(tmp_path, capsys) -> None:
 
 
 def test_rollback_refusals_in_english(tmp_path, capsys) -> None:
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock)
     config = write_config(tmp_path, "en")
     assert cli(config, "rollback", "--state", str(app.config.state_dir)) == 2
@@ -139,7 +140,7 @@ def test_rollback_refusals_in_english(tmp_path, capsys) -> None:
 
 
 def test_status_shows_the_commitment_and_verify_checks_it(tmp_path, capsys) -> None:
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock)
     config = write_config(tmp_path)
     state = str(app.config.state_dir)
@@ -170,7 +171,7 @@ def test_status_shows_the_commitment_and_verify_checks_it(tmp_path, capsys) -> N
 
 
 def test_ban_unban_and_reset_password(tmp_path, capsys) -> None:
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock)
     config = write_config(tmp_path)
     state = str(app.config.state_dir)
@@ -227,7 +228,7 @@ def test_ban_unban_and_reset_password(tmp_path, capsys) -> None:
     ["manager", "reset-password", "not an address"],
 ])
 def test_unknown_or_bad_addresses_are_clear_errors(tmp_path, capsys, argv) -> None:
-    app = make_app(tmp_path, Clock())
+    app = make_app(tmp_path, FakeClock(START))
     config = write_config(tmp_path, "en")
     assert cli(config, *argv, "--state", str(app.config.state_dir)) == 2
     err = capsys.readouterr().err
@@ -245,7 +246,7 @@ def test_every_console_command_has_help_with_an_example(command, capsys) -> None
 
 
 def test_a_crash_before_the_corrected_newsletter_is_caught_up(tmp_path) -> None:
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock)
     field(app, clock, 3)
     clock.now = app.open_round_deadline() + timedelta(minutes=1)

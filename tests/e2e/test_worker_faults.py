@@ -1,8 +1,10 @@
 """The real worker pulled out of the socket (SIGKILL to its process group) at
 several points, then started again: nothing is lost, nothing done twice.
 
-- during the ingest of many queued mails: every mail is ledgered, applied
-  and answered exactly once, and every player's latest lineup counts;
+- during the ingest of many queued mails, inside the batch's one
+  transaction: nothing of the batch was kept, and after the restart every
+  mail is ledgered, applied and answered exactly once, and every player's
+  latest lineup counts;
 - inside the evaluation (a large Monte Carlo makes it take a while; the
   JSON log says when it starts): the restart evaluates the round once;
 - while sending (a slow SMTP server), twice: every newsletter arrives, at
@@ -17,6 +19,7 @@ Plus the regression test that a due deadline job gets the mailbox at once
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -80,6 +83,24 @@ def move_deadline(game: Game, moment: datetime) -> None:
     assert done.returncode == 0, done.stderr
 
 
+def writing(game: Game) -> bool:
+    """True while another connection holds the database's write lock."""
+    conn = sqlite3.connect(game.state / "turnited.sqlite3", timeout=0, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc):
+            return True
+        raise
+    finally:
+        conn.close()  # rolls our own transaction back at once
+    return False
+
+
+def spooled(game: Game) -> int:
+    return len(list((game.state / "spool").glob("*/*.eml")))
+
+
 def inbound_ids(game: Game) -> list[str]:
     return [r[0] for r in game.query("SELECT message_id FROM inbound ORDER BY id")]
 
@@ -97,11 +118,14 @@ def test_kill_during_the_ingest_of_many_mails(game: Game) -> None:
     total = len(passwords) + len(mails)
 
     first = game.start_worker()
-    wait_until(lambda: game.scalar("SELECT count(*) FROM inbound") >= len(passwords) + 12,
-               "a dozen of the queued mails ingested", interval=0.02, context=game.logs)
+    # The batch is spooled first, then ingested in one transaction: kill inside it.
+    wait_until(lambda: spooled(game) == total and writing(game),
+               "the queued mails spooled and their transaction open", interval=0.02,
+               context=game.logs)
     first.kill9()
     done = game.scalar("SELECT count(*) FROM inbound")
     assert done < total, "the whole batch was ingested before the kill; queue more mails"
+    assert done == len(passwords)  # one transaction: nothing of the batch kept, none half
     assert len(game.dovecot.list_folder("INBOX")) == len(mails)  # none marked processed yet
 
     second = game.start_worker()

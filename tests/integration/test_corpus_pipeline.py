@@ -252,7 +252,11 @@ def test_a_dead_letter_whose_apology_fails_is_not_counted_as_replied(
     app = make_app(tmp_path / "state")
     deliver(app.config.maildir_root / "inbox", _human_mail("<a@player.example>", "<b@x.example>"))
     [result] = app.poll_once().results
-    assert result.outcome.startswith("internal_error: ComposeError")
+    assert result.outcome.startswith("retry: 1 failed attempt(s): ComposeError")
+    for _ in range(2, app.ingestor.settings.max_attempts + 1):  # retried, then quarantined
+        [result] = app.poll_once().results
+    assert result.quarantined and result.outcome.startswith("quarantined")
+    assert "ComposeError" in result.outcome
     assert result.replied is False
     with app.db.read() as conn:
         assert conn.execute("SELECT COUNT(*) FROM inbound").fetchone()[0] == 1

@@ -20,7 +20,6 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
 import pytest
@@ -32,19 +31,13 @@ from bot.league.settings import LeagueSettings
 from bot.mail.imap_source import ImapMailbox
 from bot.mail.transport import IncomingMail, TransportError
 from tests.servers import BOT_ADDRESS, DovecotServer, SmtpServer
+from tests.support import mails
+from tests.support.clock import FakeClock
 
 pytestmark = pytest.mark.servers
 
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # a Tuesday; deadline Sunday 20:00
 LEAGUE = LeagueSettings(password_cost=2**4, simulations=0)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 # ---------------------------------------------------------------- set-up
@@ -80,20 +73,20 @@ def imap_config(tmp_path: Path, dovecot: DovecotServer, smtp: SmtpServer) -> Con
     )
 
 
-def make_app(config: Config, clock: Clock) -> App:
+def make_app(config: Config, clock: FakeClock) -> App:
     app = build_app(config, clock=clock, league_settings=LEAGUE)
     app.ensure_started()
     return app
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> FakeClock:
+    return FakeClock(START)
 
 
 @pytest.fixture
 def app(
-    tmp_path: Path, dovecot: DovecotServer, smtp_server: SmtpServer, clock: Clock
+    tmp_path: Path, dovecot: DovecotServer, smtp_server: SmtpServer, clock: FakeClock
 ) -> Iterator[App]:
     app = make_app(imap_config(tmp_path, dovecot, smtp_server), clock)
     assert isinstance(app.source, ImapMailbox)
@@ -105,14 +98,9 @@ def app(
 
 
 def player_mail(sender: str, subject: str, body: str, when: datetime = START) -> bytes:
-    msg = EmailMessage()
-    msg["From"] = sender
-    msg["To"] = f"Turnited <{BOT_ADDRESS}>"
-    msg["Subject"] = subject
-    msg["Date"] = format_datetime(when)
-    msg["Message-ID"] = make_msgid(domain="player.example")
-    msg.set_content(body)
-    return msg.as_bytes(policy=policy.SMTP)  # CRLF, as IMAP hands mail out
+    """A player's mail in the wire form (CRLF), as IMAP hands mail out."""
+    return mails.player_mail(sender, body, to=f"Turnited <{BOT_ADDRESS}>", when=when,
+                             subject=subject, crlf=True)
 
 
 ANNA = "Anna Adler <anna@player.example>"
@@ -246,7 +234,7 @@ def password_in(msg: EmailMessage) -> str:
 
 
 def test_players_mails_become_moves_replies_and_processed_mail(
-    app: App, dovecot: DovecotServer, smtp_server: SmtpServer, clock: Clock
+    app: App, dovecot: DovecotServer, smtp_server: SmtpServer, clock: FakeClock
 ) -> None:
     raws = first_mails()
     dovecot.append_many(raws)  # over a real IMAP connection of its own
@@ -298,8 +286,13 @@ class KillBeforeMark:
         self.server = server
         self.killed = False
 
-    def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
-        return self.inner.fetch_new(limit)
+    def fetch_new(
+        self, limit: int | None = None, *, max_size: int | None = None
+    ) -> list[IncomingMail]:
+        return self.inner.fetch_new(limit, max_size=max_size)
+
+    def quarantine(self, mail: IncomingMail) -> None:
+        self.inner.quarantine(mail)
 
     def mark_processed(self, mail: IncomingMail) -> None:
         self.mark_processed_many([mail])
@@ -341,6 +334,10 @@ def test_server_killed_before_the_move_loses_and_doubles_nothing(
     assert_mailbox_done(dovecot, raws)
     app.drain_outbox()
     assert_sent_once_each(smtp_server, raws)
+
+
+#: FETCH commands per batch: the sizes first (RFC822.SIZE), then the bodies.
+FETCHES_PER_BATCH = 2
 
 
 class KillDuringFetch(ImapMailbox):
@@ -390,7 +387,8 @@ def test_server_killed_during_a_fetch_loses_and_doubles_nothing(
     raws = five_mails()
     dovecot.append_many(raws)
     app.source.close()
-    app.source = KillDuringFetch(app.config, dovecot, at_fetch=2, restart_in_backoff=False)
+    app.source = KillDuringFetch(app.config, dovecot, at_fetch=FETCHES_PER_BATCH + 1,
+                                  restart_in_backoff=False)
     with pytest.raises(TransportError):
         app.poll_once()  # the first batch went through, the second FETCH died
     assert len(ledger(app)) == 2
@@ -415,7 +413,8 @@ def test_server_back_within_the_reconnect_backoff_is_invisible_to_the_poll(
     raws = five_mails()
     dovecot.append_many(raws)
     app.source.close()
-    source = KillDuringFetch(app.config, dovecot, at_fetch=2, restart_in_backoff=True)
+    source = KillDuringFetch(app.config, dovecot, at_fetch=FETCHES_PER_BATCH + 1,
+                            restart_in_backoff=True)
     app.source = source
     report = app.poll_once()  # one call: the mailbox reconnected by itself
     assert source.pauses and dovecot.running
@@ -425,31 +424,34 @@ def test_server_back_within_the_reconnect_backoff_is_invisible_to_the_poll(
 
 
 def test_bot_killed_half_way_through_a_batch_resumes_without_doubles(
-    tmp_path: Path, dovecot: DovecotServer, smtp_server: SmtpServer, clock: Clock
+    tmp_path: Path, dovecot: DovecotServer, smtp_server: SmtpServer, clock: FakeClock
 ) -> None:
     config = imap_config(tmp_path, dovecot, smtp_server)
     raws = first_mails()
     dovecot.append_many(raws)
     first = make_app(config, clock)
-    real_ingest = first.ingestor.ingest
-    done: list[IncomingMail] = []
+    real_submit = first.league.submit
+    done: list[str] = []
 
-    def ingest_then_die(mail: IncomingMail):  # type: ignore[no-untyped-def]
-        if len(done) == 2:
+    def submit_then_die(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if len(done) == 2:  # inside the batch's transaction, after two mails' work
             raise KeyboardInterrupt("the bot process is killed")  # not an Exception
-        done.append(mail)
-        return real_ingest(mail)
+        done.append(kwargs["sender"])
+        return real_submit(*args, **kwargs)
 
-    first.ingestor.ingest = ingest_then_die  # type: ignore[method-assign]
+    first.league.submit = submit_then_die  # type: ignore[method-assign]
     with pytest.raises(KeyboardInterrupt):
         first.poll_once()
     first.close()
+    assert len(done) == 2
+    assert len(dovecot.list_folder("INBOX")) == len(raws)  # none marked processed
 
     second = make_app(config, clock)  # a new process over the same state
     try:
-        assert len(ledger(second)) == 2
+        # One transaction per batch: the killed batch left nothing half done.
+        assert ledger(second) == [] and moves(second) == []
         report = second.poll_once()
-        assert [r.duplicate for r in report.results] == [True, True, False, False]
+        assert [r.duplicate for r in report.results] == [False, False, False, False]
         assert moves(second) == FIRST_MOVES
         assert_each_mail_once_with_one_threaded_reply(second, raws)
         assert_mailbox_done(dovecot, raws)

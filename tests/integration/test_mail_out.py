@@ -20,7 +20,7 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid, parsedate_to_datetime
+from email.utils import parsedate_to_datetime
 from html import escape
 from pathlib import Path
 
@@ -37,6 +37,8 @@ from bot.rules.wp import budget
 from tests.render.leaks import Scan, mail_texts
 from tests.render.rounds import player_lineup, team_name
 from tests.servers import ReceivedMessage, SmtpServer
+from tests.support.clock import FakeClock
+from tests.support.mails import player_mail
 
 pytestmark = pytest.mark.servers
 
@@ -45,14 +47,6 @@ BOT = "turnited@game.example"
 GM = "gm@game.example"
 SUBSCRIBER = "fan@subscribers.example"
 GAME = "Turnited Test"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,7 +75,7 @@ def players(count: int, seed: int) -> list[Player]:
     return out
 
 
-def make_app(tmp_path: Path, clock: Clock, server: SmtpServer, *extra: str) -> App:
+def make_app(tmp_path: Path, clock: FakeClock, server: SmtpServer, *extra: str) -> App:
     config = Config.from_mapping({
         "state_dir": "state",
         "game": {"name": GAME},
@@ -105,17 +99,14 @@ def make_app(tmp_path: Path, clock: Clock, server: SmtpServer, *extra: str) -> A
 
 
 def registration(player: Player, when: datetime) -> bytes:
-    msg = EmailMessage()
-    msg["From"] = f"{player.name} <{player.address}>"
-    msg["To"] = BOT
-    msg["Subject"] = "Anmeldung"
-    msg["Date"] = format_datetime(when)
-    msg["Message-ID"] = make_msgid(domain="player.example")
-    msg.set_content(f"Hallo,\nNeues Team: {player.team}\nAufstellung: {player.lineup}\n")
-    return bytes(msg)
+    return player_mail(
+        f"{player.name} <{player.address}>",
+        f"Hallo,\nNeues Team: {player.team}\nAufstellung: {player.lineup}\n",
+        to=BOT, when=when, subject="Anmeldung",
+    )
 
 
-def register_all(app: App, clock: Clock, field: list[Player]) -> None:
+def register_all(app: App, clock: FakeClock, field: list[Player]) -> None:
     inbox = app.config.maildir_root / "inbox"
     for player in field:
         deliver(inbox, registration(player, clock.now))
@@ -123,7 +114,7 @@ def register_all(app: App, clock: Clock, field: list[Player]) -> None:
     assert (report.processed, report.replies) == (len(field), len(field)), report.kinds
 
 
-def pass_deadline(app: App, clock: Clock) -> None:
+def pass_deadline(app: App, clock: FakeClock) -> None:
     clock.now = app.open_round_deadline() + timedelta(minutes=1)
     assert app.evaluate_due() == 1
 
@@ -150,7 +141,7 @@ def ids_received(server: SmtpServer) -> Counter[str]:
 
 
 def test_fifty_managers_one_round_every_message_on_the_wire(tmp_path, smtp_server) -> None:
-    clock = Clock()
+    clock = FakeClock(START)
     field = players(50, seed=6)
     also_player = field[7].address.upper()  # a subscriber who is a player: one copy only
     app = make_app(tmp_path, clock, smtp_server, SUBSCRIBER, also_player)
@@ -254,7 +245,7 @@ def check_reply(msg: EmailMessage, rcpt: str, own: Player | None, teams: set[str
 
 def check_digest(msg: EmailMessage, rcpt: str, own: Player | None, teams: set[str]) -> None:
     assert rcpt == GM and msg["Auto-Submitted"] == "auto-generated"
-    assert "Tagesbericht" in msg["Subject"]
+    assert "Rundenbericht zu Runde" in msg["Subject"]
     assert msg.get_body(("plain",)).get_content().strip()
 
 
@@ -278,16 +269,23 @@ def check_newsletter(msg: EmailMessage, rcpt: str, own: Player | None, teams: se
 def check_reminder(msg: EmailMessage, rcpt: str, own: Player | None, teams: set[str]) -> None:
     assert own is not None and "List-Unsubscribe" not in msg
     assert msg["Subject"].startswith(f"{GAME}: Erinnerung an die Aufstellung")
-    text, html = bulk_parts(msg)
+    text, html = bulk_parts(msg, calendar=True)
     assert own.team in text and escape(own.team) in html
 
 
-def bulk_parts(msg: EmailMessage) -> tuple[str, str]:
-    """A newsletter's or reminder's text and HTML part, both decoded."""
+def bulk_parts(msg: EmailMessage, *, calendar: bool = False) -> tuple[str, str]:
+    """A newsletter's or reminder's text and HTML part, both decoded; a
+    reminder (``calendar``) carries the deadline as an ``.ics`` attachment."""
     assert msg["Auto-Submitted"] == "auto-generated"
     assert msg["Precedence"] == "bulk"
-    assert msg.get_content_type() == "multipart/alternative"
-    assert [p.get_content_type() for p in msg.iter_parts()] == ["text/plain", "text/html"]
+    body = msg
+    if calendar:
+        assert msg.get_content_type() == "multipart/mixed"
+        body, ics = msg.iter_parts()
+        assert ics.get_content_type() == "text/calendar" and ics.get_filename().endswith(".ics")
+        assert b"BEGIN:VEVENT" in ics.get_content().encode()
+    assert body.get_content_type() == "multipart/alternative"
+    assert [p.get_content_type() for p in body.iter_parts()] == ["text/plain", "text/html"]
     text = msg.get_body(("plain",)).get_content()
     html = msg.get_body(("html",)).get_content()
     assert text.strip() and html.lstrip().lower().startswith("<!doctype html")
@@ -306,7 +304,7 @@ CHECKS = {
 
 
 def test_server_crash_mid_drain_loses_nothing(tmp_path, smtp_server) -> None:
-    clock = Clock()
+    clock = FakeClock(START)
     field = players(12, seed=7)
     app = make_app(tmp_path, clock, smtp_server, SUBSCRIBER)
     register_all(app, clock, field)
@@ -359,9 +357,9 @@ def _states(app: App) -> dict[str, int]:
 
 
 @pytest.fixture
-def evaluated(tmp_path, smtp_server) -> tuple[App, Clock, list[Player]]:
+def evaluated(tmp_path, smtp_server) -> tuple[App, FakeClock, list[Player]]:
     """Six managers registered and answered; round 1 evaluated, newsletters queued."""
-    clock = Clock()
+    clock = FakeClock(START)
     field = players(6, seed=8)
     app = make_app(tmp_path, clock, smtp_server)
     register_all(app, clock, field)

@@ -16,7 +16,6 @@ import re
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,8 @@ from bot.service import publish
 from bot.service.context import Context
 from bot.storage.db import Database, open_database
 from bot.storage.migrations import MIGRATIONS, apply_migrations
+from tests.support.clock import FakeClock
+from tests.support.mails import player_mail
 
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # a Tuesday
 BOT = "turnited@game.example"
@@ -49,15 +50,7 @@ ENGLISH = {"subject": "results of round 1", "heading": "Final standings",
 WORDS = {"de": GERMAN, "en": ENGLISH}
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-def make_app(tmp_path: Path, clock: Clock, newsletter_language: str | None = None) -> App:
+def make_app(tmp_path: Path, clock: FakeClock, newsletter_language: str | None = None) -> App:
     newsletter: dict[str, object] = {"extra_recipients": [FAN]}
     if newsletter_language:
         newsletter["language"] = newsletter_language
@@ -76,15 +69,9 @@ def make_app(tmp_path: Path, clock: Clock, newsletter_language: str | None = Non
     return app
 
 
-def send(app: App, clock: Clock, sender: str, subject: str, body: str) -> None:
-    msg = EmailMessage()
-    msg["From"] = sender
-    msg["To"] = BOT
-    msg["Subject"] = subject
-    msg["Date"] = format_datetime(clock.now)
-    msg["Message-ID"] = make_msgid(domain="player.example")
-    msg.set_content(body)
-    deliver(app.config.maildir_root / "inbox", bytes(msg))
+def send(app: App, clock: FakeClock, sender: str, subject: str, body: str) -> None:
+    raw = player_mail(sender, body, to=BOT, when=clock.now, subject=subject)
+    deliver(app.config.maildir_root / "inbox", raw)
 
 
 def sent(app: App) -> list[EmailMessage]:
@@ -113,7 +100,7 @@ def languages(app: App) -> dict[str, str | None]:
         return {r[0]: r[1] for r in conn.execute("SELECT address, language FROM managers")}
 
 
-def register_four(app: App, clock: Clock) -> None:
+def register_four(app: App, clock: FakeClock) -> None:
     """Anna writes German, the others English; then Carl writes German (accepted)
     and Dora German with a wrong password (rejected, changes nothing)."""
     send(app, clock, f"Anna Alt <{ANNA}>", "Anmeldung",
@@ -172,7 +159,18 @@ def counted_renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
-def evaluate(app: App, clock: Clock) -> None:
+def common_part(text: str) -> str:
+    """A copy's text without the reader's personal block (the paragraphs
+    under the title about the reader's own teams)."""
+    text = text.replace("\r\n", "\n")
+    head, _, rest = text.partition("\n\n")
+    paragraphs = rest.split("\n\n")
+    while paragraphs and re.match(r"(Dein Team|Your team): |  ", paragraphs[0]):
+        paragraphs.pop(0)
+    return "\n\n".join([head, *paragraphs])
+
+
+def evaluate(app: App, clock: FakeClock) -> None:
     clock.now = app.open_round_deadline() + timedelta(minutes=1)
     assert app.evaluate_due() == 1
     app.drain_outbox()
@@ -182,7 +180,7 @@ def evaluate(app: App, clock: Clock) -> None:
 
 
 def test_each_manager_reads_the_newsletter_in_their_language(tmp_path, counted_renders) -> None:
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock)  # newsletter.language: the game's, German
     register_four(app, clock)
     assert languages(app) == {ANNA: "de", BOB: "en", CARL: "de", DORA: "en"}
@@ -194,9 +192,13 @@ def test_each_manager_reads_the_newsletter_in_their_language(tmp_path, counted_r
         assert_language(got[address], language)
     # rendered once per language, not once per recipient
     assert counted_renders == ["de", "en"]
-    # copies in one language are the same newsletter: only the head differs
-    bodies = {to(m): m.as_bytes().partition(b"\n\n")[2] for m in got.values()}
-    assert bodies[ANNA] == bodies[CARL] == bodies[FAN] != bodies[BOB] == bodies[DORA]
+    # copies in one language are the same newsletter: only the head and each
+    # manager's personal block (RULES.md §8) differ; the subscriber has none
+    common = {to(m): common_part(text_of(m)) for m in got.values()}
+    assert common[ANNA] == common[CARL] == common[FAN] == text_of(got[FAN]).replace("\r\n", "\n")
+    assert common[BOB] == common[DORA] != common[FAN]
+    for address in (ANNA, BOB, CARL, DORA):
+        assert text_of(got[address]).replace("\r\n", "\n") != common[address]  # a block
     # the archive is in the configured language
     archive = (app.config.state_dir / "archive" / "round-001.txt").read_text("utf-8")
     assert GERMAN["heading"] in archive and ENGLISH["heading"] not in archive
@@ -206,7 +208,7 @@ def test_each_manager_reads_the_newsletter_in_their_language(tmp_path, counted_r
 def test_configured_language_for_subscribers_unknown_managers_and_archive(
     tmp_path, counted_renders
 ) -> None:
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock, newsletter_language="en")
     register_four(app, clock)
     with app.db.transaction() as conn:  # as after the upgrade: language not yet known
@@ -222,7 +224,7 @@ def test_configured_language_for_subscribers_unknown_managers_and_archive(
 
 
 def test_one_language_needs_one_rendering(tmp_path, counted_renders) -> None:
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock)
     for n in range(5):
         send(app, clock, f"p{n}@player.example", "Anmeldung",
@@ -237,7 +239,7 @@ def test_one_language_needs_one_rendering(tmp_path, counted_renders) -> None:
 
 
 def test_reminders_follow_the_managers_language(tmp_path) -> None:
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock)
     register_four(app, clock)
     evaluate(app, clock)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import random
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
-from bot.league.service import League, LeagueSettings
+from bot.league.service import League
 from bot.rules.lineup import Lineup
 from bot.rules.requests import (
     GivePassword,
@@ -17,20 +16,9 @@ from bot.rules.requests import (
     Request,
     SetLineup,
 )
-from bot.storage import open_database
 
-START = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
-FIRST_DEADLINE = START + timedelta(days=7)
-#: Cheap password hashing for tests (the format records the cost).
-FAST = LeagueSettings(password_cost=2, simulations=0)
-
-
-def make_league(tmp_path, settings: LeagueSettings = FAST, seed: int = 0,
-                durable: bool = True) -> League:
-    db = open_database(tmp_path / "state", durable=durable)
-    league = League(db, settings, lot=random.Random(seed))
-    league.ensure_first_round(START, FIRST_DEADLINE)
-    return league
+# The shared league fixture; the league tests import these names from here.
+from tests.support.league import FAST, FIRST_DEADLINE, START, make_league  # noqa: F401
 
 
 @pytest.fixture

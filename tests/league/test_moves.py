@@ -271,9 +271,34 @@ def test_withdrawing_a_new_registration_cancels_it(league):
     assert oc.REGISTRATION_WITHDRAWN in out.codes() and out.teams == []
     assert count(league, "SELECT COUNT(*) FROM teams WHERE deleted_round IS NULL") == 0
     assert count(league, "SELECT COUNT(*) FROM moves") == 0
-    again = anna.send(register("alpha"))  # names are unique across all teams ever registered
-    assert not again.accepted and oc.NAME_TAKEN in again.codes()
+    assert count(league, "SELECT COUNT(*) FROM teams") == 0  # it never existed (RULES.md §7)
+    bob = Player(league, "bob@example.org")
+    again = bob.send(register("alpha"))  # so its name is free again, for anyone
+    assert again.accepted and oc.TEAM_REGISTERED in again.codes()
     assert anna.send(register("Beta")).accepted  # and the manager can register another
+
+
+def test_a_team_that_played_keeps_its_name_forever(league):
+    anna = Player(league, "anna@example.org")
+    anna.send(register("Alpha"))
+    with league.db.transaction() as conn:  # Alpha played a tournament, then was deleted
+        conn.execute("UPDATE teams SET registered_round = 0, last_played_round = 0,"
+                     " deleted_round = 1")
+    bob = Player(league, "bob@example.org")
+    again = bob.send(register("alpha"))
+    assert not again.accepted and oc.NAME_TAKEN in again.codes()
+    look_alike = bob.send(register("Аlpha"))  # Cyrillic А
+    assert not look_alike.accepted and oc.NAME_CONFUSABLE in look_alike.codes()
+    [error] = [e for e in look_alike.errors if e.code == oc.NAME_CONFUSABLE]
+    assert error.params["other"] == "Alpha"
+
+
+def test_a_gm_look_alike_has_its_own_code(league):
+    anna = Player(league, "anna@example.org")
+    plain = anna.send(register("GM Elf"))
+    assert oc.NAME_RESERVED in plain.codes()
+    dotted = anna.send(register("G.M. 10-10-16-15-39"))
+    assert not dotted.accepted and oc.NAME_GM_LOOK_ALIKE in dotted.codes()
 
 
 # -- the two-team limit ------------------------------------------------------------

@@ -87,7 +87,7 @@ def test_digest_counts_lists_and_alarm() -> None:
     mail = render_digest(STATS, now=DEADLINE, timezone="Europe/Berlin", game_name="Turnited")
     assert mail.html is None
     assert mail.subject == (
-        "Turnited: Tagesbericht vom 6. Dezember 2026 – 2 Punkte brauchen Aufmerksamkeit"
+        "Turnited: Rundenbericht vom 6. Dezember 2026 – 2 Punkte brauchen Aufmerksamkeit"
     )
     text = mail.text
     rows = dict(re.findall(r"^  (\S.*?)\s{2,}([\d.]+)$", text, re.M))
@@ -108,7 +108,7 @@ def test_digest_all_well_in_english() -> None:
         {"mails_processed": 3, "moves": 1}, now=DEADLINE, timezone="UTC",
         game_name="Turnited", language="en",
     )
-    assert mail.subject == "Turnited: daily report of 6 Dec 2026"
+    assert mail.subject == "Turnited: round report of 6 Dec 2026"
     assert "All well: nothing needs a human." in mail.text
 
 

@@ -23,7 +23,8 @@ PARAMS = {
     "had_lineup": True, "because": "Blaue Engel", "missed": 2, "deadline": NOW,
     "season": 1, "round_in_season": 3, "line": "Aufstellung: 10-10-15-15", "line_number": 2,
     "reason": "4 numbers instead of five", "example": "10-10-15-15-20",
-    "own_teams": ["Rote Teufel", "Blaue Engel"],
+    "own_teams": ["Rote Teufel", "Blaue Engel"], "other": "R\u043ete Teufel",
+    "new_teams": ["Rote Teufel", "Blaue Engel"], "withdraw": "Blaue Engel",
 }
 
 

@@ -40,10 +40,11 @@ from bot.rules.report import (
     upgrade_report,
 )
 from bot.rules.tournament import Entrant, TournamentError
-from tests.app.test_app import Clock, mail, make_app
+from tests.app.test_app import START, mail, make_app
 from tests.league.conftest import Player, evaluate, lineup, make_league, register
 from tests.render.conftest import DEADLINE
 from tests.render.rounds import MANAGERS, player_lineup, standings
+from tests.support.clock import FakeClock
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -361,7 +362,7 @@ def test_evaluation_stores_short_names_and_replays_old_rounds(tmp_path, capsys):
 
 
 def test_app_newsletter_uses_registered_short_names(tmp_path):
-    clock = Clock()
+    clock = FakeClock(START)
     app = make_app(tmp_path, clock, analysis={"simulations": 0})
     teams = [("Rote Teufel Altona von 1897 eV", "Teufel"),
              ("FC Wanderer Altona-Ottensen 09", ""), ("Grüne Jäger vom Spreewald 1912", "")]

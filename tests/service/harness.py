@@ -3,31 +3,19 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
-from bot.league.service import League
 from bot.league.settings import LeagueSettings
 from bot.mail.maildir_transport import MaildirInbox, MaildirSender, deliver, read_sent
 from bot.render.environment import Environments
 from bot.service.drain import drain
 from bot.service.inbound import Ingestor, IngestSettings
-from bot.storage.db import open_database
+from tests.support.clock import FakeClock
+from tests.support.league import make_league
+from tests.support.mails import player_mail
 
 BOT = "bot@turnited.example"
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-
-
-class Clock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **kw: float) -> None:
-        self.now += timedelta(**kw)
 
 
 class Game:
@@ -35,10 +23,10 @@ class Game:
 
     def __init__(self, root: Path, **settings: object) -> None:
         self.root = root
-        self.clock = Clock(START)
-        self.db = open_database(root / "state")
-        self.league = League(self.db, LeagueSettings(password_cost=2**4, simulations=0))
-        self.league.ensure_first_round(START, START + timedelta(days=5))
+        self.clock = FakeClock(START)
+        self.league = make_league(root, LeagueSettings(password_cost=2**4, simulations=0),
+                                  start=START, deadline=START + timedelta(days=5))
+        self.db = self.league.db
         self.settings = IngestSettings(
             bot_address=BOT, spool_dir=root / "state" / "spool", **settings  # type: ignore[arg-type]
         )
@@ -48,25 +36,23 @@ class Game:
         self.sender = MaildirSender(root / "state" / "maildir")
 
     def mail(self, sender: str, body: str, subject: str = "Aufstellung", **headers: str) -> bytes:
-        msg = EmailMessage()
-        msg["From"] = sender
-        msg["To"] = BOT
-        msg["Subject"] = subject
-        msg["Date"] = format_datetime(self.clock.now)
-        msg["Message-ID"] = make_msgid(domain="player.example")
-        for key, value in headers.items():
-            msg[key.replace("_", "-")] = value
-        msg.set_content(body)
-        return bytes(msg)
+        return player_mail(sender, body, to=BOT, when=self.clock.now, subject=subject, **headers)
 
     def send(self, raw: bytes) -> list:
         deliver(self.inbox.inbox, raw)
         return self.poll()
 
     def poll(self) -> list:
-        mails = self.inbox.fetch_new()
+        """Each mail of the inbox ingested on its own, then marked as ``poll``
+        does: a mail to retry stays, a quarantined one moves to quarantine."""
+        mails = self.inbox.fetch_new(max_size=self.settings.max_mail_bytes)
         results = [self.ingestor.ingest(mail) for mail in mails]
-        self.inbox.mark_processed_many(mails)
+        self.inbox.mark_processed_many(
+            [m for m, r in zip(mails, results, strict=True) if not (r.retry or r.quarantined)]
+        )
+        for mail, result in zip(mails, results, strict=True):
+            if result.quarantined:
+                self.inbox.quarantine(mail)
         return results
 
     def flush(self) -> list:

@@ -15,27 +15,11 @@ from bot.mail.transport import TransportError
 from bot.service.drain import backoff, drain
 from bot.storage.db import open_database
 from bot.storage.outbox import counts, enqueue
+from tests.support.clock import FakeClock
 
 FROM = "turnited@example.org"
+
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
-
-
-class Clock:
-    """A fake clock; its ``sleep`` moves time forward."""
-
-    def __init__(self, at: datetime = START) -> None:
-        self.at = at
-        self.slept: list[float] = []
-
-    def __call__(self) -> datetime:
-        return self.at
-
-    def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.at += timedelta(seconds=seconds)
-
-    def advance(self, **delta: float) -> None:
-        self.at += timedelta(**delta)
 
 
 def raw(n: int, to: str) -> bytes:
@@ -84,7 +68,7 @@ def managers(count: int) -> list[str]:
 
 
 def test_enqueue_is_idempotent_on_message_id(db):
-    clock = Clock()
+    clock = FakeClock(START)
     first = queue(db, ["anna@example.org"], clock)
     again = queue(db, ["anna@example.org"], clock)
     assert first == again
@@ -111,7 +95,7 @@ def test_enqueue_rejects_unknown_kind_and_naive_time(db):
 
 @pytest.mark.servers
 def test_drain_sends_fifty_in_order_with_envelopes(db, smtp_server):
-    clock = Clock()
+    clock = FakeClock(START)
     recipients = managers(50)
     queue(db, recipients, clock)
     report = drain(db, smtp(smtp_server), now=clock, mail_from=FROM)
@@ -129,7 +113,7 @@ def test_drain_sends_fifty_in_order_with_envelopes(db, smtp_server):
 
 @pytest.mark.servers
 def test_temporary_refusal_backs_off_exponentially_then_gives_up(db, smtp_server):
-    clock = Clock()
+    clock = FakeClock(START)
     queue(db, ["anna@example.org", "busy@example.org", "bernd@example.org"], clock)
     smtp_server.fail("temporary", "busy@example.org")
     sender = smtp(smtp_server)
@@ -160,7 +144,7 @@ def test_temporary_refusal_backs_off_exponentially_then_gives_up(db, smtp_server
 
 @pytest.mark.servers
 def test_temporary_refusal_then_success(db, smtp_server):
-    clock = Clock()
+    clock = FakeClock(START)
     queue(db, ["busy@example.org"], clock)
     smtp_server.fail("temporary", "busy@example.org")
     drain(db, smtp(smtp_server), now=clock, mail_from=FROM)
@@ -173,7 +157,7 @@ def test_temporary_refusal_then_success(db, smtp_server):
 
 @pytest.mark.servers
 def test_permanent_refusal_fails_at_once_and_is_reported(db, smtp_server):
-    clock = Clock()
+    clock = FakeClock(START)
     queue(db, ["anna@example.org", "gone@example.org", "bernd@example.org"], clock)
     smtp_server.fail("permanent", "gone@example.org")
     report = drain(db, smtp(smtp_server), now=clock, mail_from=FROM)
@@ -192,7 +176,7 @@ def counts_now(db) -> dict[str, int]:
 
 @pytest.mark.servers
 def test_server_down_keeps_everything_queued(db, smtp_server):
-    clock = Clock()
+    clock = FakeClock(START)
     queue(db, managers(5), clock)
     smtp_server.stop()
     report = drain(db, smtp(smtp_server), now=clock, mail_from=FROM)
@@ -207,7 +191,7 @@ def test_server_down_keeps_everything_queued(db, smtp_server):
 def test_server_crash_mid_drain_loses_nothing_duplicates_only_the_one_in_flight(
     db, smtp_server
 ):
-    clock = Clock()
+    clock = FakeClock(START)
     recipients = managers(30)
     queue(db, recipients, clock)
     smtp_server.crash_after(12)  # accepts the 12th, then dies before saying 250
@@ -226,7 +210,7 @@ def test_server_crash_mid_drain_loses_nothing_duplicates_only_the_one_in_flight(
 
 
 def test_rows_left_sending_by_a_crash_are_sent_again(db, tmp_path):
-    clock = Clock()
+    clock = FakeClock(START)
     queue(db, ["anna@example.org", "bernd@example.org"], clock)
     with db.transaction() as conn:  # what a drain killed mid-send leaves behind
         conn.execute("UPDATE outbox SET state = 'sending' WHERE id = 1")
@@ -241,7 +225,7 @@ def test_rows_left_sending_by_a_crash_are_sent_again(db, tmp_path):
 
 @pytest.mark.servers
 def test_unusable_configuration_surfaces_and_keeps_the_message(db, smtp_server):
-    clock = Clock()
+    clock = FakeClock(START)
     queue(db, ["anna@example.org"], clock)
     sender = SmtpSender(SmtpSettings(smtp_server.host, smtp_server.port, "starttls"))
     with pytest.raises(TransportError, match="STARTTLS"):
@@ -256,7 +240,7 @@ def test_unusable_configuration_surfaces_and_keeps_the_message(db, smtp_server):
 class RecordingSender(MaildirSender):
     """The real Maildir sender, noting the (fake) time of every send."""
 
-    def __init__(self, root, clock: Clock) -> None:
+    def __init__(self, root, clock: FakeClock) -> None:
         super().__init__(root)
         self.clock = clock
         self.times: list[datetime] = []
@@ -267,7 +251,7 @@ class RecordingSender(MaildirSender):
 
 
 def test_rate_limit_spreads_sends_over_minutes(db, tmp_path):
-    clock = Clock()
+    clock = FakeClock(START)
     queue(db, managers(25), clock)
     sender = RecordingSender(tmp_path / "maildir", clock)
     report = drain(db, sender, now=clock, mail_from=FROM, rate_per_minute=10, sleep=clock.sleep)
@@ -281,7 +265,7 @@ def test_rate_limit_spreads_sends_over_minutes(db, tmp_path):
 
 
 def test_drain_without_rate_limit_never_sleeps(db, tmp_path):
-    clock = Clock()
+    clock = FakeClock(START)
     queue(db, managers(5), clock)
     report = drain(db, MaildirSender(tmp_path), now=clock, mail_from=FROM, sleep=clock.sleep)
     assert report.sent == 5 and clock.slept == []

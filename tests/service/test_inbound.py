@@ -145,20 +145,28 @@ def test_oversized_mail_is_refused(tmp_path) -> None:
         assert conn.execute("SELECT COUNT(*) FROM teams").fetchone()[0] == 0
 
 
-def test_internal_error_is_a_dead_letter_with_one_reply(game: Game, monkeypatch) -> None:
+def test_internal_error_is_retried_then_quarantined_with_one_reply(
+    game: Game, monkeypatch
+) -> None:
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(game.league, "submit", broken)
     body = "Neues Team: Rote Teufel\n10-10-15-15-20\n"
     results = game.send(game.mail("hans@player.example", body))
-    assert results[0].outcome.startswith("internal_error")
+    assert results[0].outcome.startswith("retry: 1 failed attempt(s): RuntimeError: boom")
+    assert results[0].retry and reply_texts(game) == []
+    results = game.poll()
+    assert results[0].outcome.startswith("retry: 2 failed attempt(s)")
+    results = game.poll()
+    assert results[0].quarantined and results[0].outcome.startswith("quarantined")
     [(_, _, text)] = reply_texts(game)
     assert "interner Fehler" in text
     with game.db.read() as conn:
         assert conn.execute("SELECT COUNT(*) FROM teams").fetchone()[0] == 0
         assert conn.execute("SELECT COUNT(*) FROM inbound").fetchone()[0] == 1
-    assert list(game.inbox.fetch_new()) == []  # marked processed: not retried forever
+    assert list(game.inbox.fetch_new()) == []  # quarantined: not retried forever
+    assert len(list((game.root / "state" / "maildir" / "quarantine" / "cur").iterdir())) == 1
 
 
 def test_bounce_for_a_known_manager_shows_in_status(game: Game, capsys) -> None:

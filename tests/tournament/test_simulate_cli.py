@@ -75,7 +75,9 @@ def test_text_output_german_and_english(capsys, teams_file):
     final = report["knockout"][3]
     assert f"{final['home']} - {final['away']}" in out
     psz = report["psz"]["Wanderer"]
-    assert f"{psz['before']}" in out and f"{psz['after']}" in out
+    comma = {k: str(v).replace(".", ",") for k, v in psz.items()}  # German decimal comma
+    assert comma["before"] in out and comma["after"] in out
+    assert f"{psz['before']}" not in out
     code, out, _ = run(capsys, teams_file, "--seed", 7, "--simulations", 0, "--lang", "en")
     assert code == 0
     for heading in ("Stage 1", "Group A", "Semi-final", "Final", "Placings",
@@ -118,7 +120,7 @@ def test_no_teams_means_no_tournament(capsys, tmp_path):
 def test_bad_input_is_one_line_exit_2(capsys, tmp_path, content, message):
     path = tmp_path / "teams.yaml"
     path.write_text(content, encoding="utf-8")
-    code, out, err = run(capsys, path, "--seed", 1, "--simulations", 0)
+    code, out, err = run(capsys, path, "--seed", 1, "--simulations", 0, "--lang", "en")
     assert code == 2
     assert out == ""
     assert err.startswith("turnited simulate: error: ")
@@ -136,13 +138,53 @@ def test_bad_input_is_one_line_exit_2(capsys, tmp_path, content, message):
     ],
 )
 def test_bad_options(capsys, teams_file, argv, message):
-    code, _, err = run(capsys, teams_file, *argv)
+    code, _, err = run(capsys, teams_file, *argv, "--lang", "en")
     assert code == 2 and message in err
 
 
 def test_missing_file(capsys, tmp_path):
-    code, _, err = run(capsys, tmp_path / "nope.yaml", "--seed", 1)
+    code, _, err = run(capsys, tmp_path / "nope.yaml", "--seed", 1, "--lang", "en")
     assert code == 2 and "cannot read" in err
+    code, _, err = run(capsys, tmp_path / "nope.yaml", "--seed", 1)
+    assert code == 2 and "ist nicht lesbar" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "argv", "message"),
+    [
+        ("- name: A\n  lineup: 10-10-15-15\n", [],
+         "Team 1 ('A'): ungültige Aufstellung '10-10-15-15': 4 Zahlen statt fünf"),
+        ("- name: A\n  lineup: 10-10-15-15-20\n  wp: lots\n", [],
+         "wp 'lots' muss eine Zahl sein, z. B. 92,4"),
+        ("- lineup: 10-10-15-15-20\n", [], "jedes Team braucht einen Namen"),
+        ("name: A\n", [], "erwartet wird eine YAML-Liste von Teams"),
+        ("[]\n", ["--simulations", "-3"], "--simulations -3: muss 0 oder größer sein"),
+        ("[]\n", ["--points", "3-1"], "erwartet drei ganze Zahlen S-U-N"),
+    ],
+)
+def test_errors_speak_the_output_language(capsys, tmp_path, content, argv, message):
+    path = tmp_path / "teams.yaml"
+    path.write_text(content, encoding="utf-8")
+    code, out, err = run(capsys, path, "--seed", 1, *argv)
+    assert (code, out) == (2, "")
+    assert err.startswith("turnited simulate: error: ") and err.count("\n") == 1
+    assert message in err
+
+
+def test_without_a_seed_one_is_drawn_printed_and_repeatable(capsys, teams_file):
+    code, out, err = run(capsys, teams_file, "--simulations", 0, "--json")
+    assert code == 0
+    line = next(ln for ln in err.splitlines() if "gezogen" in ln)
+    seed = int(line.split()[1])
+    assert f"--seed {seed}" in line
+    drawn = json.loads(out)
+    assert drawn["seed"] == seed
+    code, again, _ = run(capsys, teams_file, "--simulations", 0, "--json", "--seed", seed)
+    assert json.loads(again) == drawn
+    code, text, err = run(capsys, teams_file, "--simulations", 0, "--lang", "en")
+    assert code == 0 and "drew seed" in err
+    seed = int(err.split("drew seed ")[1].split()[0])
+    assert f"(seed {seed})" in text
 
 
 def test_progress_bar_on_a_terminal_only(monkeypatch):

@@ -7,9 +7,7 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime, timedelta
-from email.message import EmailMessage
-from email.utils import make_msgid
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -19,6 +17,7 @@ from bot.cli import main
 from bot.config import example_config_text, load_config
 from bot.storage.db import DATABASE_FILE
 from bot.worker.lock import LOCK_FILE, WorkerLock
+from tests.support.mails import player_mail
 
 BERLIN = ZoneInfo("Europe/Berlin")
 
@@ -142,14 +141,9 @@ def test_a_second_worker_exits_with_a_clear_message(game):
 
 
 def incoming(sender: str, body: str) -> bytes:
-    msg = EmailMessage()
-    msg["From"] = f"Hans Meier <{sender}>"
-    msg["To"] = "bot@turnited.invalid"
-    msg["Subject"] = "Frage"
-    msg["Message-ID"] = make_msgid(domain="example.org")
-    msg["Date"] = "Mon, 30 Nov 2026 12:00:00 +0100"
-    msg.set_content(body)
-    return msg.as_bytes()
+    when = datetime(2026, 11, 30, 12, 0, tzinfo=timezone(timedelta(hours=1)))
+    return player_mail(f"Hans Meier <{sender}>", body, to="bot@turnited.invalid", when=when,
+                       subject="Frage")
 
 
 def test_run_answers_mail_and_stops_cleanly_on_sigterm(game, tmp_path):

@@ -12,25 +12,15 @@ import pytest
 
 from bot.config import Config
 from bot.worker.scheduler import DEADLINE_JOB, Worker, WorkerTimings
+from tests.support.clock import FakeClock
 
 from .fake_app import FakeApp
 
 DEADLINE = datetime(2026, 12, 6, 19, 0, tzinfo=UTC)  # Sunday 20:00 in Berlin
 
 
-class Clock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
-
-
 def make(tmp_path: Path, now: datetime, *, language: str = "de", **app_kwargs) -> tuple:
-    clock = Clock(now)
+    clock = FakeClock(now)
     config = Config.from_mapping(
         {"state_dir": str(tmp_path), "game": {"language": language}}, tmp_path, environ={}
     )
@@ -39,7 +29,7 @@ def make(tmp_path: Path, now: datetime, *, language: str = "de", **app_kwargs) -
     return worker, app, clock
 
 
-def seconds_until(worker: Worker, job: str, clock: Clock) -> float:
+def seconds_until(worker: Worker, job: str, clock: FakeClock) -> float:
     return (worker.planned[job] - clock()).total_seconds()
 
 
@@ -169,7 +159,7 @@ class FailingEvaluation(FakeApp):
 
 
 def test_failed_evaluation_is_retried_and_reported_once(tmp_path):
-    clock = Clock(DEADLINE + timedelta(seconds=5))
+    clock = FakeClock(DEADLINE + timedelta(seconds=5))
     config = Config.from_mapping({"state_dir": str(tmp_path)}, tmp_path, environ={})
     app = FailingEvaluation(DEADLINE, clock=clock, failures=2)
     worker = Worker(app, config, clock=clock)
@@ -209,7 +199,7 @@ class NeverEvaluates(FakeApp):
 
 
 def test_a_due_round_that_is_not_evaluated_is_retried_later_not_at_once(tmp_path):
-    clock = Clock(DEADLINE + timedelta(seconds=1))
+    clock = FakeClock(DEADLINE + timedelta(seconds=1))
     config = Config.from_mapping({"state_dir": str(tmp_path)}, tmp_path, environ={})
     app = NeverEvaluates(DEADLINE, clock=clock)
     worker = Worker(app, config, clock=clock)
@@ -244,7 +234,7 @@ def test_mail_wait_never_runs_past_the_deadline(tmp_path):
 
 
 def test_mail_wait_on_imap_is_the_configured_slice(tmp_path):
-    clock = Clock(DEADLINE - timedelta(hours=1))
+    clock = FakeClock(DEADLINE - timedelta(hours=1))
     config = Config.from_mapping({
         "state_dir": str(tmp_path),
         "mail": {"transport": "imap", "address": "bot@example.org",
