@@ -256,7 +256,7 @@ def clean_stored_names_v5(conn: sqlite3.Connection) -> None:
             continue
         new_name = _without_format_characters(name) or name
         new_short = _without_format_characters(short_name) or short_name
-        new_key = _name_key_v5(new_name)
+        new_key: str | None = _name_key_v5(new_name)
         clash = conn.execute(
             "SELECT 1 FROM teams WHERE name_key = ? AND id != ?", (new_key, team_id)
         ).fetchone()
