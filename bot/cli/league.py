@@ -103,7 +103,9 @@ def _outlook(config: Config | None, after: datetime) -> DeadlineOutlook | None:
     return deadline_outlook(DeadlinePlan(config.schedule), after)
 
 
-def outlook_warning(outlook: DeadlineOutlook | None, open_round: int | None, timezone: str | None) -> str | None:
+def outlook_warning(
+    outlook: DeadlineOutlook | None, open_round: int | None, timezone: str | None
+) -> str | None:
     """The line that tells the game master the planned deadlines run out."""
     if outlook is None or not outlook.running_out:
         return None
