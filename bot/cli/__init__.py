@@ -19,6 +19,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "simulate",
     "game",
     "admin",
+    "manager",
+    "rollback",
+    "verify",
 )
 
 

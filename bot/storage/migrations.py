@@ -203,10 +203,26 @@ ALTER TABLE outbox ADD COLUMN failed_at TEXT;
 UPDATE outbox SET failed_at = next_attempt_at WHERE state = 'failed';
 """
 
+#: Auditable lots and the game master's console (RULES.md §4, §9): the seed
+#: committed when a round opens (kept by round number, so a rollback that
+#: removes the next open round keeps its published commitment), how often a
+#: round's evaluation was rolled back and corrected, and banned managers.
+#: Old rounds keep ``rounds.seed`` as they were; they have no commitment row.
+CONSOLE_V4 = """
+CREATE TABLE round_seeds (
+    round        INTEGER PRIMARY KEY,
+    seed         INTEGER NOT NULL CHECK (seed >= 0),
+    committed_at TEXT NOT NULL
+);
+ALTER TABLE rounds ADD COLUMN corrects INTEGER NOT NULL DEFAULT 0 CHECK (corrects >= 0);
+ALTER TABLE managers ADD COLUMN banned_at TEXT;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
     Migration(2, "language of each manager", MANAGER_LANGUAGE_V2),
     Migration(3, "when an outgoing mail failed for good", OUTBOX_FAILED_AT_V3),
+    Migration(4, "committed seeds, corrected rounds, banned managers", CONSOLE_V4),
 )
 
 _LEDGER = """
