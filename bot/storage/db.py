@@ -3,10 +3,11 @@ migrations on open.
 
 Every connection is configured the same way: autocommit mode
 (``isolation_level=None``, transactions are begun explicitly), WAL journal,
-foreign keys on, a busy timeout and ``sqlite3.Row`` rows. A connection is
-made per transaction, so the handle can be shared between threads; a nested
-``transaction()`` in the same thread reuses the open connection and becomes
-a SAVEPOINT (``savepoint(conn, name)``, also usable on its own).
+foreign keys on, secure delete (freed pages are zeroed), a busy timeout and
+``sqlite3.Row`` rows. A connection is made per transaction, so the handle
+can be shared between threads; a nested ``transaction()`` in the same thread
+reuses the open connection and becomes a SAVEPOINT (``savepoint(conn,
+name)``, also usable on its own).
 
 A read-only, full, corrupt or unopenable database surfaces as
 ``StorageError`` (``bot.storage.errors``) from ``connect()``, ``read()``,
@@ -129,6 +130,9 @@ class Database:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA foreign_keys = ON")
+        # Freed content is overwritten with zeros: a dropped mail body (with a
+        # password in clear) does not linger in the file's free pages.
+        conn.execute("PRAGMA secure_delete = ON")
         if not self.read_only:
             conn.execute("PRAGMA journal_mode = WAL")
         conn.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'NORMAL'}")
