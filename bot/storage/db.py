@@ -36,6 +36,8 @@ __all__ = ["DATABASE_FILE", "Database", "Savepoint", "StorageError", "open_datab
 DATABASE_FILE = "turnited.sqlite3"
 #: The files SQLite keeps beside the database in WAL mode.
 SIDE_SUFFIXES = ("-wal", "-shm")
+#: Bytes the WAL file keeps after a checkpoint (``PRAGMA journal_size_limit``).
+WAL_SIZE_LIMIT = 4 * 2**20
 #: How long a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_MS = 30_000
 
@@ -135,6 +137,9 @@ class Database:
         conn.execute("PRAGMA secure_delete = ON")
         if not self.read_only:
             conn.execute("PRAGMA journal_mode = WAL")
+            # After a checkpoint the WAL file is cut back to this size: a
+            # round's burst of newsletters does not leave a large file behind.
+            conn.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
         conn.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'NORMAL'}")
         return conn
 

@@ -219,7 +219,14 @@ def outbox_keeps_no_sent_bodies_v4(conn: sqlite3.Connection) -> None:
         raw = bytes(conn.execute("SELECT raw FROM outbox WHERE id = ?", (row_id,)).fetchone()[0])
         conn.execute("UPDATE outbox SET size = ?, sha256 = ? WHERE id = ?",
                      (len(raw), hashlib.sha256(raw).hexdigest(), row_id))
+    # Empty the bodies, then write the finished rows again: the pages that held
+    # large rows are packed (SQLite rebalances on delete, not on a shrinking update).
     conn.execute("UPDATE outbox SET raw = X'' WHERE state IN ('sent', 'failed')")
+    conn.execute("CREATE TEMP TABLE outbox_finished AS SELECT * FROM outbox"
+                 " WHERE state IN ('sent', 'failed')")
+    conn.execute("DELETE FROM outbox WHERE state IN ('sent', 'failed')")
+    conn.execute("INSERT INTO outbox SELECT * FROM temp.outbox_finished")
+    conn.execute("DROP TABLE temp.outbox_finished")
     conn.execute("CREATE INDEX outbox_kind_round ON outbox (kind, round)")
     conn.execute("CREATE INDEX inbound_received ON inbound (received_at)")
     conn.execute("CREATE INDEX moves_received ON moves (received_at)")

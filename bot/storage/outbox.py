@@ -121,15 +121,28 @@ def finish(
 ) -> None:
     """Mark a message ``sent`` or ``failed`` for good and drop its body (its
     size and digest stay; the failure's recipient and error are what the
-    game master's digest reports)."""
+    game master's digest reports).
+
+    The row is deleted and inserted again, same id, without its body: an
+    UPDATE would leave the b-tree page that held the large row almost empty
+    for good (SQLite rebalances pages on a delete, not on a shrinking
+    update), and the outbox would grow by a page per mail ever sent."""
     if state not in (OutboxState.SENT, OutboxState.FAILED):
         raise ValueError(f"a message finishes as sent or failed, not {state!r}")
-    conn.execute(
-        "UPDATE outbox SET state = ?, attempts = ?, last_error = ?, sent_at = ?,"
-        " failed_at = ?, raw = X'' WHERE id = ?",
-        (str(state), attempts, error, time_to_db(at) if state == OutboxState.SENT else None,
-         time_to_db(at) if state == OutboxState.FAILED else None, row_id),
+    columns = [str(r[1]) for r in conn.execute("PRAGMA table_info(outbox)")]
+    row = conn.execute(f"SELECT {', '.join(columns)} FROM outbox WHERE id = ?",
+                       (row_id,)).fetchone()
+    if row is None:
+        raise ValueError(f"outbox message {row_id} does not exist")
+    values = dict(zip(columns, tuple(row), strict=True))
+    values.update(
+        state=str(state), attempts=attempts, last_error=error, raw=b"",
+        sent_at=time_to_db(at) if state == OutboxState.SENT else None,
+        failed_at=time_to_db(at) if state == OutboxState.FAILED else None,
     )
+    conn.execute("DELETE FROM outbox WHERE id = ?", (row_id,))
+    conn.execute(f"INSERT INTO outbox ({', '.join(columns)})"
+                 f" VALUES ({', '.join('?' * len(columns))})", tuple(values.values()))
 
 
 def requeue(
