@@ -114,3 +114,35 @@ def test_the_queries_by_kind_round_and_received_time_use_an_index(tmp_path, sql,
         plan = " ".join(str(row[-1]) for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
     assert f"USING INDEX {index}" in plan or f"USING COVERING INDEX {index}" in plan, plan
     assert "SCAN" not in plan.replace(f"INDEX {index}", ""), plan
+
+
+def test_the_outbox_stays_small_after_many_large_mails(tmp_path, smtp_server):
+    """Finished rows are packed: 300 newsletters of 30 KB each leave a few pages
+    of outbox rows behind, the freed pages are reused by the next ones."""
+    db = open_database(tmp_path)
+    page = 4096
+
+    def used_pages() -> int:
+        with db.read() as conn:
+            return (conn.execute("PRAGMA page_count").fetchone()[0]
+                    - conn.execute("PRAGMA freelist_count").fetchone()[0])
+
+    def batch(start: int) -> None:
+        with db.transaction() as conn:
+            for n in range(start, start + 150):
+                body = (f"Subject: Runde\r\nMessage-ID: <n{n}@x>\r\n\r\n".encode()
+                        + (b"x" * 70 + b"\r\n") * 420)
+                enqueue(conn, raw=body, message_id=f"<n{n}@x>", kind="newsletter",
+                        recipient=f"m{n}@example.org", now=NOW, round=1 + n // 150)
+        assert drain(db, sender(smtp_server), now=lambda: NOW, mail_from=FROM).sent == 150
+
+    empty = used_pages()
+    batch(0)
+    after_one = used_pages()
+    with db.read() as conn:
+        size_after_one = conn.execute("PRAGMA page_count").fetchone()[0]
+    batch(150)
+    assert (after_one - empty) * page < 150 * 1024  # < 1 KB a finished mail
+    assert (used_pages() - empty) * page < 300 * 1024
+    with db.read() as conn:  # the second batch's bodies fit in the first one's freed pages
+        assert conn.execute("PRAGMA page_count").fetchone()[0] <= size_after_one + 16
