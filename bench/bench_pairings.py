@@ -7,6 +7,11 @@ caches before each pass, "warm" keeps the binomial distributions cached.
 For scale, a plain Fraction implementation (the double sum over all scores)
 runs on a sample of the same pairings, checked equal.
 
+Then the expectation table (every team against every other, exact): its
+CPU time for fields of 64 and 1024 teams, the ratio to a plain per-team
+``Fraction`` sum over ``odds`` (the reference, timed on 64 teams and checked
+equal), and its growth against the 256x more pairs of the 16x field.
+
 Run: ``python bench/bench_pairings.py [--seed N] [--repeat K]``.
 """
 
@@ -19,6 +24,7 @@ import time
 from fractions import Fraction
 from math import comb
 
+from bot.rules.analytics import expectation_table
 from bot.rules.corrections import correct
 from bot.rules.gm_teams import draw_gm_lineup
 from bot.rules.lineup import Lineup
@@ -56,6 +62,40 @@ def plain_odds(x: Lineup, y: Lineup) -> tuple[Fraction, Fraction, Fraction]:
             elif i == j:
                 draw += a * b
     return win, draw, 1 - win - draw
+
+
+def plain_table(lineups: dict[str, Lineup]) -> dict[str, tuple[Fraction, ...]]:
+    """Reference: each team's sums over every opponent, twice, as Fractions."""
+    out = {}
+    for team, x in lineups.items():
+        won = drawn = lost = gf = ga = Fraction(0)
+        for other, y in lineups.items():
+            if other != team:
+                o = odds(x, y)
+                won, drawn, lost = won + 2 * o.win, drawn + 2 * o.draw, lost + 2 * o.loss
+                gf, ga = gf + 2 * o.expected_goals[0], ga + 2 * o.expected_goals[1]
+        out[team] = (won, drawn, lost, gf, ga)
+    return out
+
+
+def table_field(teams: int, seed: int) -> dict[str, Lineup]:
+    """``teams`` teams: a quarter players, the rest GM lineups (some shared)."""
+    rng = random.Random(seed)
+    out = {}
+    for i in range(teams):
+        if i < teams // 4:
+            wish = Lineup(rng.randint(0, 10), rng.randint(0, 10),
+                          rng.randint(5, 45), rng.randint(5, 45), rng.randint(5, 45))
+            out[f"Player {i:04d}"] = correct(wish, rng.randint(90, 105)).lineup
+        else:
+            out[f"GM {i:04d}"] = draw_gm_lineup(rng)
+    return out
+
+
+def cpu(fn):
+    start = time.process_time()
+    out = fn()
+    return out, time.process_time() - start
 
 
 def rate(work: list[tuple[Lineup, Lineup]], cold: bool, repeat: int) -> float:
@@ -99,6 +139,20 @@ def main() -> None:
     print(f"warm cache : {warm:12,.0f} pairings/s  ({len(work) / warm * 1000:.1f} ms per field)")
     print(f"plain Fraction double sum: {plain:,.0f} pairings/s on {len(sample)} pairings "
           f"(equal results); engine cold is {cold / plain:.0f}x, warm {warm / plain:.0f}x faster")
+
+    small, large = table_field(64, args.seed), table_field(1024, args.seed)
+    clear_caches()
+    table64, t64 = cpu(lambda: expectation_table(small))
+    reference, tref = cpu(lambda: plain_table(small))
+    assert all((r.won, r.drawn, r.lost, r.goals_for, r.goals_against) == reference[r.team]
+               for r in table64)
+    clear_caches()
+    _, t1024 = cpu(lambda: expectation_table(large))
+    pairs64, pairs1024 = len(set(small.values())) ** 2, len(set(large.values())) ** 2
+    print(f"expectation table, 64 teams: {t64 * 1000:.0f} ms CPU; plain Fraction sums "
+          f"{tref * 1000:.0f} ms (equal): {tref / t64:.0f}x faster")
+    print(f"expectation table, 1024 teams: {t1024:.2f} s CPU; growth x{t1024 / t64:.0f} for "
+          f"x{pairs1024 / pairs64:.0f} the pairs of distinct lineups")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,8 @@ FORBIDDEN_STDLIB = {
     "pathlib", "glob", "fileinput", "asyncio", "selectors", "signal", "threading",
     "multiprocessing", "logging", "pickle", "shelve", "dbm", "time",
 }
-THIRD_PARTY_ALLOWED = {"numpy"}
+#: numba compiles the Monte Carlo's inner loops (bot/rules/mc_kernel.py): computation only.
+THIRD_PARTY_ALLOWED = {"numpy", "numba"}
 
 
 def imported_modules(path: Path) -> list[tuple[int, str]]:

@@ -39,7 +39,9 @@ from bot.league.errors import BadAddress, BadTime, NoOpenRound
 from bot.league.names import choose_names, clean, is_reserved, name_key
 from bot.league.outcome import ManagerInfo, MoveOutcome, Notice, TeamState
 from bot.league.passwords import generate_password, hash_password, verify_password
-from bot.league.requests import (
+from bot.league.settings import LeagueSettings
+from bot.rules.corrections import correct
+from bot.rules.requests import (
     AskHelp,
     AskStatus,
     GivePassword,
@@ -52,8 +54,6 @@ from bot.league.requests import (
     SetShortName,
     Withdraw,
 )
-from bot.league.settings import LeagueSettings
-from bot.rules.corrections import correct
 from bot.rules.wp import budget
 from bot.storage import managers as manager_rows
 from bot.storage import moves as move_rows

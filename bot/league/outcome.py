@@ -16,9 +16,9 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from bot.league.requests import LineError
 from bot.rules.corrections import CorrectedLineup
 from bot.rules.lineup import Lineup
+from bot.rules.requests import LineError
 
 
 class Code(StrEnum):

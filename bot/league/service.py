@@ -21,9 +21,9 @@ from bot.league import tables
 from bot.league.errors import BadTime, LeagueError, NoOpenRound, RoundNotOpen, UnknownRound
 from bot.league.moves import normalize_address, submit_moves
 from bot.league.outcome import MoveOutcome
-from bot.league.requests import ParsedMoves
 from bot.league.settings import LeagueSettings
 from bot.league.tables import PszRow, WpRow, manager_label
+from bot.rules.requests import ParsedMoves
 from bot.storage import bounces, reminders, results
 from bot.storage import managers as manager_rows
 from bot.storage import moves as move_rows

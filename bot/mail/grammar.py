@@ -43,6 +43,36 @@ with the reason of ``InvalidLineupError`` and the example
   and does not start with ``+``; times such as ``20:00`` and dates such as
   ``12.05.2024`` are never lineups.
 
+Reading a line as it was meant (RULES.md §9, §11), each recorded as a
+``ReadNote`` so the reply can name it:
+
+* typos: a mistyped keyword at the start of a line is read as the keyword
+  (``bot.mail.typos``; never the name of one of the sender's teams, given as
+  ``team_names``). **Decision**: only where the line then has a command's
+  shape - a colon (or ``=``) after the word, a lineup after a lineup
+  keyword, nothing after ``Status``/``Hilfe`` - so "Hilft das?" stays text;
+* comments: on a command line, text in parentheses after the value and
+  anything from ``#`` or ``//`` (at the start or after a space) to the end
+  is skipped; a line that is no command with its comment removed is read
+  as a whole, as before;
+* sign-offs: a closing line and up to three short lines after it that are
+  no command are a signature (``bot.mail.signoffs``), never "ignored".
+
+Bounded work (issue 11): every pattern is linear (no nested or adjacent
+quantifiers that can backtrack; possessive ones where a scan could
+restart), a colon split tries at most ``MAX_COLONS`` colons, a lineup is
+parsed from at most ``MAX_LINEUP_CHARS`` characters, and a line (the
+Subject) longer than ``MAX_LINE_CHARS`` (``MAX_SUBJECT_CHARS``) is not read:
+if it starts like a command it is a ``LineError`` of kind ``TOO_LONG``
+(its beginning quoted, the limit named), otherwise it is ordinary text
+(listed as ignored, its beginning only, and noted as ``LONG_TEXT``). The
+rest of the mail is read as usual.
+
+Errors quote the exact part that could not be read (``LineError.part``)
+and, where the player's five numbers are recognisable, suggest them in the
+right form (``LineError.suggestion``, e.g. ``10-10-15-15-20`` for
+``10.10.15.15.20x``).
+
 Language: ``en`` if English-only keywords (Lineup, New team, Password,
 Withdraw, Help, Short name, English row names) were used and no German-only
 ones; ``de`` if German ones were; otherwise a guess from common words
@@ -54,15 +84,25 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from bot.league.requests import (
+from bot.mail.signoffs import MAX_NAME_LINE, MAX_NAME_LINES, is_signoff
+from bot.mail.typos import correct_keyword, team_key
+from bot.rules.errors import InvalidLineupError
+from bot.rules.lineup import LABELS, Lineup
+from bot.rules.requests import (
+    COMMENT,
+    LONG_TEXT,
+    SIGNATURE,
+    TOO_LONG,
+    TYPO,
     AskHelp,
     AskStatus,
     GivePassword,
     LineError,
     ParsedMoves,
+    ReadNote,
     RegisterTeam,
     Request,
     SelectTeam,
@@ -71,12 +111,24 @@ from bot.league.requests import (
     SetShortName,
     Withdraw,
 )
-from bot.rules.errors import InvalidLineupError
-from bot.rules.lineup import LABELS, Lineup
 
-__all__ = ["EXAMPLE_LINEUP", "parse_moves", "strip_subject_prefixes"]
+__all__ = [
+    "EXAMPLE_LINEUP", "MAX_LINEUP_CHARS", "MAX_LINE_CHARS", "MAX_SUBJECT_CHARS",
+    "keyword_display", "parse_moves", "strip_subject_prefixes",
+]
 
 EXAMPLE_LINEUP = "10-10-15-15-20"
+#: Longest body line that is read (a command line is far shorter).
+MAX_LINE_CHARS = 1000
+#: Longest Subject that is read (after reply/forward prefixes).
+MAX_SUBJECT_CHARS = 1000
+#: Longest text handed to ``Lineup.parse`` (the longest written-out lineup
+#: has about 65 characters).
+MAX_LINEUP_CHARS = 200
+#: At most this many colons are tried when a line is split into NAME: LINEUP.
+MAX_COLONS = 12
+#: A too-long line is quoted with this many characters and an ellipsis.
+QUOTED_CHARS = 60
 
 # (command, language or None for both, spellings); longer spellings first.
 _KEYWORDS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
@@ -102,6 +154,8 @@ _SPELLING: dict[str, tuple[str, str | None]] = {
     for command, language, spellings in _KEYWORDS
     for spelling in spellings
 }
+#: Each spelling -> its command (for typo correction).
+_COMMAND_OF: dict[str, str] = {spelling: command for spelling, (command, _) in _SPELLING.items()}
 _KEYWORD = re.compile(
     r"^(?P<kw>"
     + "|".join(
@@ -129,8 +183,8 @@ _MISSING = {
 }
 
 _SUBJECT_PREFIX = re.compile(
-    r"^\s*(?:(?:re|aw|wg|fwd|fw|antw|antwort|sv|vs|tr|wtr|rif|enc)\s*(?:\[\d+\]|\(\d+\))?"
-    r"\s*:\s*)+",
+    r"^\s*+(?:(?:re|aw|wg|fwd|fw|antw|antwort|sv|vs|tr|wtr|rif|enc)\s*+(?:\[\d+\]|\(\d+\))?+"
+    r"\s*+:\s*+)+",
     re.IGNORECASE,
 )
 _GERMAN_PREFIX = re.compile(r"^\s*(?:aw|wg|antw|antwort)\s*:", re.IGNORECASE)
@@ -141,9 +195,11 @@ _WORD = re.compile(r"[^\W\d_]+")
 _NUMBER = re.compile(r"\d+")
 _DOTTED = re.compile(r"\d\.\d+\.\d")
 _LINEUP_CHARS = re.compile(r"^[\w\s\-/,;:=.+]*$")
+#: The lineup at the end of ``NAME 10-10-15-15-20`` (searched, leftmost start
+#: after a space: the name is what comes before it; lines have single spaces).
 _TAIL_LINEUP = re.compile(
-    r"^(?P<name>.*?[^\W\d_].*?)\s+"
-    r"(?P<lineup>[+-]?\d+(?:[.,]\d+)?(?:\s*[-/]\s*[+-]?\d+(?:[.,]\d+)?){3,5})\s*\.?$"
+    r"(?<=\s)(?P<lineup>[+-]?\d++(?:[.,]\d++)?+(?:\s?[-/]\s?[+-]?\d++(?:[.,]\d++)?+){3,5})"
+    r"\s?\.?$"
 )
 #: Four or more numbers of at most three digits joined by ``-`` or ``/``
 #: (``10-10-15-15-20``; not a phone number's ``0171-...`` or a date).
@@ -156,9 +212,12 @@ _LINEUP_LEFT = re.compile(
     r"^(?:aufstellung|line-?\s?up)\b\s*(?:(?:für|fuer|for|von|of)\b\s*)?(?P<team>.*)$",
     re.IGNORECASE,
 )
-_FOR_TEAM = re.compile(
-    r"^(?:für|fuer|for)\s+(?P<team>[^:]*[^\W\d_][^:]*?)\s*:\s*(?P<lineup>.+)$", re.IGNORECASE
-)
+_FOR_TEAM = re.compile(r"^(?:für|fuer|for)\s++(?P<team>[^:]++):\s*+(?P<lineup>.+)$", re.IGNORECASE)
+#: A comment to the end of the line: ``#`` or ``//`` at the start or after a space.
+_LINE_COMMENT = re.compile(r"(?:^|(?<=\s))(?:#|//)")
+_NUMBER_RUN = re.compile(r"\d+")
+_GLUED = re.compile(r"\d[^\W\d_]|[^\W\d_]\d")
+_UNLABELLED = re.compile(r"[\d\s\-/,;:.]+")
 _TEAM_LEFT = re.compile(r"^(?:team|mannschaft)\s*:\s*(?P<team>.+)$", re.IGNORECASE)
 _QUOTES = "\"'„“”‚‘’»«"
 
@@ -188,42 +247,222 @@ class _State:
     requests: list[Request] = field(default_factory=list)
     errors: list[LineError] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
+    notes: list[ReadNote] = field(default_factory=list)
     keyword_languages: set[str] = field(default_factory=set)
+    team_keys: frozenset[str] = frozenset()
     in_subject: bool = False
     words_de: int = 0
     words_en: int = 0
 
+    def mark(self) -> tuple[int, int, int, int, frozenset[str]]:
+        return (len(self.requests), len(self.errors), len(self.ignored), len(self.notes),
+                frozenset(self.keyword_languages))
 
-def parse_moves(subject: str, text: str) -> ParsedMoves:
-    """Read the commands of one mail (``subject`` and its fresh ``text``)."""
-    state = _State()
+    def produced(self, mark: tuple[int, int, int, int, frozenset[str]]) -> bool:
+        """Did the lines read since ``mark`` give a request or an error?"""
+        return len(self.requests) > mark[0] or len(self.errors) > mark[1]
+
+    def undo(self, mark: tuple[int, int, int, int, frozenset[str]]) -> None:
+        del self.requests[mark[0]:], self.errors[mark[1]:]
+        del self.ignored[mark[2]:], self.notes[mark[3]:]
+        self.keyword_languages = set(mark[4])
+
+
+def parse_moves(subject: str, text: str, *, team_names: Iterable[str] = ()) -> ParsedMoves:
+    """Read the commands of one mail (``subject`` and its fresh ``text``).
+
+    ``team_names``: the names (and short names) of the sender's teams, if
+    known; a word that is one of them is never read as a mistyped keyword.
+    """
+    state = _State(team_keys=frozenset(team_key(n) for n in team_names if n))
     subject = subject or ""
-    if _GERMAN_PREFIX.match(subject):
+    if _GERMAN_PREFIX.match(subject[:100]):
         state.words_de += 2
-    stripped_subject = _normalise(strip_subject_prefixes(subject))
+    head = strip_subject_prefixes(subject[: MAX_SUBJECT_CHARS + 200])
+    too_long = len(subject) > MAX_SUBJECT_CHARS + 200 or len(head) > MAX_SUBJECT_CHARS
+    stripped_subject = _normalise(head[:MAX_SUBJECT_CHARS] if too_long else head)
     if stripped_subject:
-        _count_words(stripped_subject, state)
         state.in_subject = True
-        _parse_line(stripped_subject, 0, state)
+        if too_long:
+            _too_long(stripped_subject, 0, len(subject), MAX_SUBJECT_CHARS, state)
+        else:
+            _count_words(stripped_subject, state)
+            _read_line(stripped_subject, 0, state)
         state.in_subject = False
+    signature: list[str] = []  # the sign-off and the name lines after it
+    signature_line = 0
     for number, raw in enumerate((text or "").splitlines(), start=1):
         line = _normalise(raw)
         if not line:
             continue
+        if len(line) > MAX_LINE_CHARS:
+            signature = _close_signature(signature, signature_line, state)
+            _too_long(line[:MAX_LINE_CHARS], number, len(line), MAX_LINE_CHARS, state)
+            continue
         _count_words(line, state)
-        _parse_line(line, number, state)
+        if is_signoff(line):
+            signature = _close_signature(signature, signature_line, state)
+            signature, signature_line = [line], number
+            continue
+        if signature and len(signature) <= MAX_NAME_LINES and len(line) <= MAX_NAME_LINE:
+            mark = state.mark()
+            _read_line(line, number, state)
+            if not state.produced(mark):
+                state.undo(mark)
+                signature.append(line)  # the name below the sign-off
+                continue
+            signature = _close_signature(signature, signature_line, state)
+            continue
+        signature = _close_signature(signature, signature_line, state)
+        _read_line(line, number, state)
+    _close_signature(signature, signature_line, state)
     return ParsedMoves(
         requests=tuple(state.requests),
         errors=tuple(state.errors),
         ignored=tuple(state.ignored),
         language=_language(state),
         language_known=bool(state.keyword_languages) or state.words_en != state.words_de,
+        notes=tuple(state.notes),
     )
 
 
 def strip_subject_prefixes(subject: str) -> str:
     """``"AW: Re: Fwd: Aufstellung"`` -> ``"Aufstellung"``."""
     return _SUBJECT_PREFIX.sub("", subject or "").strip()
+
+
+def keyword_display(spelling: str) -> str:
+    """How a keyword is shown in a reply: ``aufstellung`` -> ``Aufstellung``,
+    ``neues team`` -> ``Neues Team``, ``short name`` -> ``Short name``."""
+    _, language = _SPELLING[spelling]
+    words = spelling.split(" ")
+    if language == "de":
+        return " ".join(w[:1].upper() + w[1:] for w in words)
+    return spelling[:1].upper() + spelling[1:]
+
+
+def _close_signature(signature: list[str], number: int, state: _State) -> list[str]:
+    if signature:
+        state.notes.append(ReadNote(SIGNATURE, number, " / ".join(signature)))
+    return []
+
+
+def _quote(line: str) -> str:
+    return line[:QUOTED_CHARS].rstrip() + "…"
+
+
+def _too_long(head: str, number: int, length: int, limit: int, state: _State) -> None:
+    """A line (or the Subject) longer than ``limit``: an error if it starts
+    like a command (a keyword, a typo of one, a number, a lineup near the
+    start, one of the sender's teams), else ordinary text that is skipped."""
+    start = head[:MAX_LINEUP_CHARS]
+    commandlike = (
+        _KEYWORD.match(start) is not None
+        or correct_keyword(start, _COMMAND_OF, state.team_keys) is not None
+        or start[:1].isdigit()
+        or _LINEUP_RUN.search(start) is not None
+        or _labelled_tail(start) is not None
+        or ((pair := _LABELLED_PAIR.match(start)) is not None
+            and pair.group(1).lower() in LABELS)
+        or any(team_key(start).startswith(key) for key in state.team_keys)
+    )
+    if commandlike:
+        who = "the subject" if number == 0 else "the line"
+        state.errors.append(LineError(
+            line=_quote(head), line_number=number,
+            reason=f"{who} is too long ({length} characters, at most {limit} are read)",
+            example=EXAMPLE_LINEUP, kind=TOO_LONG, part=_quote(head), limit=limit,
+            length=length,
+        ))
+        return
+    _ignore(_quote(head), state)
+    state.notes.append(ReadNote(LONG_TEXT, number, _quote(head), str(limit)))
+
+
+def _read_line(line: str, number: int, state: _State) -> None:
+    """One line with comments and typos (module docstring); falls back to
+    reading the line exactly as written."""
+    body, comments = _split_comments(line)
+    correction = None
+    if _KEYWORD.match(body) is None:
+        correction = correct_keyword(body, _COMMAND_OF, state.team_keys)
+        if correction is not None and not _command_shaped(correction.line):
+            correction = None
+    attempts: list[tuple[str, list[str]]] = []
+    if correction is not None or comments:
+        attempts.append((correction.line if correction else body, comments))
+    if correction is not None and comments:  # the typo alone, the "comment" kept as text
+        attempts.append((correction.line + line[len(body):], []))
+    for text, skipped in attempts:
+        mark = state.mark()
+        _parse_line(text, number, state)
+        if not state.produced(mark):
+            state.undo(mark)
+            continue
+        for index, request in enumerate(state.requests[mark[0]:], start=mark[0]):
+            state.requests[index] = _with_line(request, line)
+        for index, error in enumerate(state.errors[mark[1]:], start=mark[1]):
+            state.errors[index] = _error_with_line(error, line)
+        if correction is not None:
+            state.notes.append(ReadNote(TYPO, number, correction.written,
+                                        keyword_display(correction.spelling)))
+        state.notes.extend(ReadNote(COMMENT, number, c) for c in skipped)
+        return
+    _parse_line(line, number, state)
+
+
+def _with_line(request: Request, line: str) -> Request:
+    """``request`` quoting the line as the player wrote it."""
+    fields = {name: getattr(request, name) for name in request.__dataclass_fields__}
+    fields["line"] = line
+    return type(request)(**fields)
+
+
+def _error_with_line(error: LineError, line: str) -> LineError:
+    fields = {name: getattr(error, name) for name in error.__dataclass_fields__}
+    fields["line"] = line
+    return LineError(**fields)
+
+
+def _split_comments(line: str) -> tuple[str, list[str]]:
+    """``line`` without its comments, and the comments as written: from
+    ``#`` or ``//`` to the end, then trailing ``(...)`` groups."""
+    comments: list[str] = []
+    body = line
+    marker = _LINE_COMMENT.search(body)
+    if marker is not None and marker.start() > 0:
+        comments.append(body[marker.start():].strip())
+        body = body[: marker.start()].rstrip()
+    parens: list[str] = []
+    for _ in range(3):
+        if not body.endswith(")"):
+            break
+        opening = body.rfind("(")
+        if opening <= 0 or body[opening - 1] != " " or ")" in body[opening:-1]:
+            break
+        parens.insert(0, body[opening:])
+        body = body[:opening].rstrip()
+    if not body or (not _LETTER.search(body) and not _NUMBER.search(body)):
+        return line, []
+    if body.endswith((":", "=")):
+        return line, []  # "Manager: (Hans)": no value before it, so it is the value
+    return body, parens + comments
+
+
+def _command_shaped(line: str) -> bool:
+    """A corrected line must look like a command (module docstring)."""
+    match = _KEYWORD.match(line)
+    if match is None:
+        return False
+    command = _SPELLING[" ".join(match.group("kw").lower().split())][0]
+    rest = match.group("rest").strip()
+    if command in {"status", "help"}:
+        return not rest.strip("?!. ")
+    if command == "team" and _candidate(rest) is not None:
+        return False  # "Tean: 10-10-15-15-20" is a lineup for the team "Tean"
+    if re.search(r"[:=]", match.group("sep")):
+        return True
+    return command == "lineup" and _candidate(rest, guard=False) is not None
 
 
 # -- one line -------------------------------------------------------------------
@@ -258,7 +497,7 @@ def _parse_line(line: str, number: int, state: _State) -> None:
         _keyword(keyword, line, number, state, explicit=False)
         return
     if whole is not None:
-        _error(line, number, whole.reason, EXAMPLE_LINEUP, state)
+        _error(line, number, whole.reason, EXAMPLE_LINEUP, state, part=whole.text)
         return
     tail = _tail_lineup(line) or _labelled_tail(line)
     if tail is not None:
@@ -306,7 +545,7 @@ def _on_lineup(line: str, number: int, rest: str, state: _State, *, explicit: bo
         _ignore(line, state)  # a heading: "Aufstellung:" above the lineup line
         return
     named = _FOR_TEAM.match(rest)
-    if named is not None:  # "Aufstellung für NAME: L" - clearly meant as a lineup
+    if named is not None and _LETTER.search(named.group("team")):  # "Aufstellung für NAME: L"
         team = _name(named.group("team"))
         _lineup_or_error(line, number, team, _attempt(named.group("lineup")), state)
         return
@@ -323,7 +562,7 @@ def _on_lineup(line: str, number: int, rest: str, state: _State, *, explicit: bo
     elif direct is None:  # no colon and nothing like a lineup follows: plain text
         _ignore_unless_lineup_shaped(line, rest, number, state)
     else:
-        _error(line, number, direct.reason, EXAMPLE_LINEUP, state)
+        _error(line, number, direct.reason, EXAMPLE_LINEUP, state, part=direct.text)
 
 
 def _on_register(line: str, number: int, rest: str, state: _State) -> None:
@@ -384,7 +623,7 @@ def _ignore_unless_lineup_shaped(line: str, text: str, number: int, state: _Stat
     if reason is None:
         _ignore(line, state)
     else:
-        _error(line, number, reason, EXAMPLE_LINEUP, state)
+        _error(line, number, reason, EXAMPLE_LINEUP, state, part=text)
 
 
 def _lineup_shape_error(text: str) -> str | None:
@@ -412,8 +651,25 @@ def _is_lineup_keyword(match: re.Match[str]) -> bool:
     return _SPELLING[" ".join(match.group("kw").lower().split())][0] == "lineup"
 
 
-def _error(line: str, number: int, reason: str, example: str, state: _State) -> None:
-    state.errors.append(LineError(line=line, line_number=number, reason=reason, example=example))
+def _error(
+    line: str, number: int, reason: str, example: str, state: _State, *, part: str | None = None
+) -> None:
+    state.errors.append(LineError(
+        line=line, line_number=number, reason=reason, example=example, part=part,
+        suggestion=_suggestion(part, reason) if part else None,
+    ))
+
+
+def _suggestion(part: str, reason: str) -> str | None:
+    """The player's five numbers in the right form, when ``part`` holds
+    exactly five of at most three digits, unlabelled and none negative."""
+    if "negative" in reason or any(w.lower() in LABELS for w in _WORD.findall(part)):
+        return None
+    numbers = _NUMBER_RUN.findall(part)
+    if len(numbers) != 5 or any(len(n) > 3 for n in numbers) or _GLUED.search(part):
+        return None  # "2x" or "x5": which number was meant is not recognisable
+    suggestion = "-".join(str(int(n)) for n in numbers)
+    return suggestion if suggestion != part.strip() else None
 
 
 def _lineup_or_error(
@@ -423,7 +679,7 @@ def _lineup_or_error(
         state.requests.append(SetLineup(line=line, team=team, lineup=candidate))
         _note_row_words(line, state)
     else:
-        _error(line, number, candidate.reason, EXAMPLE_LINEUP, state)
+        _error(line, number, candidate.reason, EXAMPLE_LINEUP, state, part=candidate.text)
 
 
 def _name(text: str) -> str:
@@ -436,6 +692,13 @@ def _strip_for(rest: str) -> str:
 
 def _attempt(text: str) -> _Candidate:
     """``text`` is meant as a lineup: the lineup, or why it is not one."""
+    if len(text) > MAX_LINEUP_CHARS:
+        if _UNLABELLED.fullmatch(text):
+            count = len(_NUMBER_RUN.findall(text))
+            return InvalidLineupError(text, f"{count} numbers instead of five")
+        return InvalidLineupError(
+            text, f"cannot read {_quote(text)!r}: too long for a lineup "
+            f"({len(text)} characters, at most {MAX_LINEUP_CHARS})")
     try:
         return Lineup.parse(text)
     except InvalidLineupError as error:
@@ -469,9 +732,11 @@ def _looks_like_lineup(text: str, *, guard: bool = True) -> bool:
 def _split_team_lineup(text: str) -> tuple[str | None, _Candidate] | None:
     """``"NAME: L"`` split at the first colon after which a lineup candidate
     follows; the name must not itself be part of a labelled lineup."""
-    for position, char in enumerate(text):
-        if char != ":":
-            continue
+    tried = 0
+    for position in _colons(text):
+        tried += 1
+        if tried > MAX_COLONS:
+            break
         left, right = text[:position].strip(), text[position + 1 :].strip()
         if not left or not right or not _LETTER.search(left):
             continue
@@ -483,13 +748,22 @@ def _split_team_lineup(text: str) -> tuple[str | None, _Candidate] | None:
     return None
 
 
+def _colons(text: str) -> Iterable[int]:
+    position = text.find(":")
+    while position >= 0:
+        yield position
+        position = text.find(":", position + 1)
+
+
 def _tail_lineup(text: str) -> tuple[str | None, _Candidate] | None:
     """``"NAME 10-10-15-15-20"``: a name followed by four to six numbers
     separated by ``-`` or ``/`` (five: a lineup; otherwise an error)."""
-    match = _TAIL_LINEUP.match(text)
+    match = _TAIL_LINEUP.search(text)
     if match is None:
         return None
-    name = match.group("name").rstrip(" :")
+    name = text[: match.start()].strip().rstrip(" :")
+    if not _LETTER.search(name):
+        return None
     if _looks_like_lineup(name + " 0 0 0"):
         return None
     if any(len(n) >= 4 for n in _NUMBER.findall(match.group("lineup"))):

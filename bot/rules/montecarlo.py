@@ -1,4 +1,5 @@
-"""Monte Carlo of the semi-final probability (RULES.md §8), vectorised with numpy.
+"""Monte Carlo of the semi-final probability (RULES.md §8): numpy draws,
+compiled loops (``bot.rules.mc_kernel``, numba).
 
 Given the actual lineups and the actual first group draw, the group stages
 are re-played many times (all games and every later draw re-simulated) and
@@ -10,26 +11,30 @@ How it is fast (and still the same rules):
 * A group table needs only points and goal difference, so a game needs only
   the goal difference ``D = goals(X) - goals(Y)``. Its exact distribution is
   the convolution of the two binomial goal distributions (RULES.md §3),
-  precomputed once per pair of distinct lineups (GM teams share lineups).
+  computed once per pair of distinct lineups (GM teams share lineups), and
+  only for pairs that meet: the first stage's pairs up front, later ones
+  when a simulation first brings them together (in batches).
 * The engine knows no home and away, so the two legs of a pair are two
   independent games with the same law: their *sum* (points of each side and
-  goal difference over both legs) is precomputed exactly as well, and one
-  draw settles both legs. A group of four takes six draws, not twelve.
+  goal difference over both legs) is computed exactly as well, and one draw
+  settles both legs. A group of four takes six draws, not twelve.
 * Each distribution gets a Walker/Vose alias table; one uniform number then
-  gives a pairing's outcome in O(1) with two array look-ups, for a whole
-  chunk of simulations at once. The other orientation of a pair uses the
-  same table with the two sides swapped.
-* Tables are vectorised: each team's key (points and goal difference) is a
-  small matrix product over the six pairings of its group; the lot among
+  gives a pairing's outcome in O(1). The other orientation of a pair uses
+  the same table with the two sides swapped.
+* A compiled loop plays a stage for a whole chunk: each team's key (points
+  and goal difference) from the six pairings of its group; the lot among
   level teams is a uniformly drawn permutation of the four places (one of
   24), so equal teams are ordered uniformly at random, exactly like the
-  tournament's lot.
+  tournament's lot; the two best advance.
 * Later draws are ``Generator.permuted`` rows of the qualifiers.
 * Work is chunked (``chunk_size`` simulations at a time) so memory stays flat.
 
 The generator is ``numpy.random.default_rng(seed)``; the result depends on
-the seed and the chunk size only. ``literal_semi_final_probability`` is the
-plain reference: the same tournament code, dice by dice, in pure Python.
+the seed and the chunk size only, and is the same, number for number, as
+the numpy formulation of these steps gave before the loops were compiled
+(``tests/tournament/legacy_montecarlo.py``): stored reports replay equal.
+``literal_semi_final_probability`` is the plain reference: the same
+tournament code, dice by dice, in pure Python.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
 from itertools import permutations
 
 import numpy as np
@@ -61,12 +68,15 @@ Progress = Callable[[int, int], None]
 _PERMUTATIONS = np.array(list(permutations(range(GROUP_SIZE))), dtype=np.int64)
 #: The six pairings of a group of four by place (each stands for both legs).
 _PAIRINGS = [(x, y) for x in range(GROUP_SIZE) for y in range(x + 1, GROUP_SIZE)]
-_X = np.array([x for x, _ in _PAIRINGS])
-_Y = np.array([y for _, y in _PAIRINGS])
-#: Rows (pairing 0 side X, pairing 0 side Y, pairing 1 side X, ...) -> the places.
-_KEY_OF = np.zeros((2 * len(_PAIRINGS), GROUP_SIZE))
-_KEY_OF[2 * np.arange(len(_PAIRINGS)), _X] = 1
-_KEY_OF[2 * np.arange(len(_PAIRINGS)) + 1, _Y] = 1
+
+
+def _kernel():
+    """The compiled loops (``bot.rules.mc_kernel``), imported on first use:
+    importing this module stays as cheap as numpy, and numba (which brings
+    its own imports) loads only when a Monte Carlo runs."""
+    from bot.rules import mc_kernel
+
+    return mc_kernel
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,17 +132,21 @@ def _check_count(simulations: int) -> None:
 # --------------------------------------------------------------------------- exact pieces
 
 
-def _binomial_pmf(n: int, p: float) -> np.ndarray:
+@lru_cache(maxsize=65536)
+def _binomial_pmf(n: int, p: Fraction) -> np.ndarray:
     k = np.arange(n + 1)
     coefficients = np.array([math.comb(n, int(i)) for i in k], dtype=float)
-    return coefficients * p**k * (1.0 - p) ** (n - k)
+    q = float(p)
+    pmf = coefficients * q**k * (1.0 - q) ** (n - k)
+    pmf.flags.writeable = False
+    return pmf
 
 
 def goal_difference_distribution(x: Lineup, y: Lineup) -> tuple[int, np.ndarray]:
     """Distribution of goals(X) - goals(Y) as (lowest value, probabilities)."""
     cx, cy = chances(x, y), chances(y, x)
-    gx = _binomial_pmf(cx, float(goal_probability(y)))
-    gy = _binomial_pmf(cy, float(goal_probability(x)))
+    gx = _binomial_pmf(cx, goal_probability(y))
+    gy = _binomial_pmf(cy, goal_probability(x))
     return -cy, np.convolve(gx, gy[::-1])
 
 
@@ -140,20 +154,9 @@ def alias_table(pmf: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
     """Vose's alias method: (prob, alias) so that with k uniform in 0..w-1 and
     u uniform in [0, 1), ``k if u < prob[k] else alias[k]`` has law ``pmf``."""
     weights = np.asarray(pmf, dtype=float)
-    w = len(weights)
-    scaled = (weights * (w / weights.sum())).tolist()
-    prob = [1.0] * w
-    alias = list(range(w))
-    small = [i for i, q in enumerate(scaled) if q < 1.0]
-    large = [i for i, q in enumerate(scaled) if q >= 1.0]
-    while small and large:
-        s, g = small.pop(), large.pop()
-        prob[s] = scaled[s]
-        alias[s] = g
-        scaled[g] += scaled[s] - 1.0
-        (small if scaled[g] < 1.0 else large).append(g)
+    prob, alias = _kernel().vose(weights * (len(weights) / weights.sum()))
     # Leftovers (rounding) keep probability 1 of themselves.
-    return np.array(prob), np.array(alias, dtype=np.int64)
+    return prob, alias
 
 
 def two_legs(
@@ -167,131 +170,162 @@ def two_legs(
     independent such legs. Returns the distinct outcomes as complex numbers
     ``X's part + 1j * Y's part`` and their probabilities.
     """
-    diff = np.arange(low, low + len(pmf))
-    by_result = np.array([points.loss, points.draw, points.win], dtype=float)
-    leg = (by_result[np.sign(diff) + 1] * scale + diff) + 1j * (
-        by_result[1 - np.sign(diff)] * scale - diff
-    )
-    both = (leg[:, None] + leg[None, :]).ravel()
-    values, inverse = np.unique(both, return_inverse=True)
-    probs = np.bincount(inverse.ravel(), weights=np.outer(pmf, pmf).ravel(),
-                        minlength=len(values))
-    return values, probs
+    gain_x, gain_y, probs = _kernel().both_legs(
+        low, np.asarray(pmf, dtype=float), points.loss, points.draw, points.win, scale)
+    return gain_x + 1j * gain_y, probs
 
 
 class _Sampler:
-    """Alias tables of both legs of every pairing of distinct lineups,
-    concatenated into flat arrays, plus look-ups per ordered pair of teams
-    (offset and width of its table).
-
-    Each table entry resolves to a complex number ``X + 1j * Y``: what the
-    two legs add to the table keys of the two sides.
+    """Alias tables of both legs of the pairings of distinct lineups, built
+    lazily (only for pairs that meet, in batches) into one growing table,
+    plus the look-up per ordered pair of lineups (``mc_kernel`` documents
+    the layout). A pair's law is computed for the lower lineup first
+    (lineups sorted); the other orientation reads the same rows with the
+    sides swapped.
     """
 
     def __init__(self, lineups: Sequence[Lineup], points: Points) -> None:
-        distinct = sorted(set(lineups))
-        index = {lu: i for i, lu in enumerate(distinct)}
-        u = len(distinct)
-        laws = {}
-        for a in range(u):
-            for b in range(a, u):
-                laws[a, b] = goal_difference_distribution(distinct[a], distinct[b])
-        self.max_chances = max(len(pmf) - 1 for _, pmf in laws.values())
+        self.points = points
+        self.distinct = sorted(set(lineups))
+        index = {lu: i for i, lu in enumerate(self.distinct)}
+        self.lineups = u = len(self.distinct)
+        self.max_chances = _max_chances(self.distinct)
         #: Goal differences over six games lie in [-bound, bound].
         bound = 6 * self.max_chances
         self.scale = 2 * bound + 1
-        pair_offset = np.zeros((u, u), dtype=np.int64)
-        pair_width = np.zeros((u, u), dtype=np.int64)
-        probs, choices = [], []
-        offset = 0
-        for (a, b), (low, pmf) in laws.items():
-            values, law = two_legs(low, pmf, points, self.scale)
-            prob, alias = alias_table(law)
-            orientations = [(a, b, values)]
-            if a != b:  # the same table seen from the other side
-                orientations.append((b, a, values.imag + 1j * values.real))
-            for x, y, seen in orientations:
-                pair_offset[x, y], pair_width[x, y] = offset, len(law)
-                probs.append(prob)
-                # entry e resolves to choice[2e + 1] (itself) or choice[2e] (its alias)
-                choices.append(np.stack([seen[alias], seen], axis=-1).reshape(-1))
-                offset += len(law)
-        self.prob = np.concatenate(probs)
-        self.choice = np.concatenate(choices)
-        team_lineup = np.array([index[lu] for lu in lineups], dtype=np.int64)
-        la, lb = np.meshgrid(team_lineup, team_lineup, indexing="ij")
-        self.teams = n = len(lineups)
-        self.offset = pair_offset[la, lb].reshape(n * n)
-        self.width = pair_width[la, lb].reshape(n * n).astype(float)
+        self.teams = len(lineups)
+        self.lineup_of = np.array([index[lu] for lu in lineups], dtype=np.int64)
+        self.pair_info = np.full(u * u, _kernel().UNBUILT, dtype=np.int64)
+        self.table = np.zeros(0, dtype=np.int64)
+        #: Rows of ``table`` in use.
+        self.rows = 0
+        #: Unordered pairs of lineups whose law was built.
+        self.built = 0
+        #: ``chances[a][b]`` of lineup a against b, and each lineup's goal
+        #: probability against it (made when the first tables are built).
+        self.chances: list[list[int]] | None = None
+        self.goal: list[Fraction] = []
+        #: Goal distributions by (chances, defending lineup).
+        self.goals: dict[tuple[int, int], np.ndarray] = {}
 
-    def sample(self, offset: np.ndarray, width: np.ndarray, uniform: np.ndarray) -> np.ndarray:
-        """Key contributions of pairings whose tables start at ``offset`` with
-        ``width`` entries, one uniform number in [0, 1) each: a float array
-        with a trailing axis (X's part, Y's part).
+    def ensure(self, groups: np.ndarray) -> None:
+        """Build the tables of every lineup pair met in ``groups`` (S, G, 4)."""
+        asked = _kernel().missing_pairs(groups, self.lineup_of, self.lineups, self.pair_info)
+        if len(asked):
+            self._build(np.sort(asked))
+
+    def _build(self, pairs: np.ndarray) -> None:
+        _k = _kernel()
+        if self.chances is None:
+            self.chances = _chance_matrix(self.distinct).tolist()
+            self.goal = [goal_probability(lu) for lu in self.distinct]
+        chances, goal, convolve, goals = self.chances, self.goal, np.convolve, self.goals
+        lows, pmfs = [], []
+        for pair in pairs.tolist():
+            a, b = divmod(pair, self.lineups)
+            cx, cy = chances[a][b], chances[b][a]
+            # goal_difference_distribution(distinct[a], distinct[b]), in short
+            gx = goals.get((cx, b))
+            if gx is None:
+                gx = goals[cx, b] = _binomial_pmf(cx, goal[b])
+            gy = goals.get((cy, a))
+            if gy is None:
+                gy = goals[cy, a] = _binomial_pmf(cy, goal[a])
+            lows.append(-cy)
+            pmfs.append(convolve(gx, gy[::-1]))
+        widths = np.array([len(pmf) for pmf in pmfs], dtype=np.int64)
+        starts = np.zeros(len(pmfs) + 1, dtype=np.int64)
+        np.cumsum(widths, out=starts[1:])
+        # Both legs: at most 6 sign patterns for each of 2w - 1 goal differences.
+        room = self.rows + int((6 * (2 * widths - 1)).sum())
+        if _k.ROW * room > len(self.table):
+            grown = np.zeros(_k.ROW * max(room, 2 * self.rows), dtype=np.int64)
+            grown[: _k.ROW * self.rows] = self.table[: _k.ROW * self.rows]
+            self.table = grown
+        points = self.points
+        self.rows = _k.build_tables(
+            pairs, np.array(lows, dtype=np.int64), np.concatenate(pmfs), starts, self.lineups,
+            points.loss, points.draw, points.win, self.scale, self.pair_info, self.table,
+            self.table.view(np.float64), self.rows,
+        )
+        self.built += len(pairs)
+
+    def pairs(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Lineup-pair indices of teams ``x`` against ``y`` (tables built if needed)."""
+        x, y = np.ravel(x), np.ravel(y)
+        self.ensure(np.stack([x, y, x, y], axis=-1)[None])
+        return self.lineup_of[x] * self.lineups + self.lineup_of[y]
+
+    def sample(self, pair: np.ndarray, uniform: np.ndarray) -> np.ndarray:
+        """What both legs of each lineup pair ``pair`` add to the keys of X
+        and Y, one uniform number in [0, 1) each: the numpy formulation of
+        the compiled draw, (..., 2), for tests.
 
         ``uniform * width`` never rounds up to ``width``: numpy's uniforms are
         multiples of 2**-53 below 1, and (1 - 2**-53) * w rounds below w for
-        every whole w < 2**52, so the column ``k`` is always in range.
+        every whole w < 2**52, so the row ``k`` is always in range.
         """
-        scaled = uniform * width
+        _k = _kernel()
+        info = self.pair_info[pair]
+        scaled = uniform * ((info >> 1) & _k.MAX_WIDTH)
         k = scaled.astype(np.int64)
-        entry = offset + k
-        pick = 2 * entry + (scaled - k < self.prob[entry])
-        chosen = self.choice[pick]
-        return chosen.view(np.float64).reshape(*chosen.shape, 2)
+        row = ((info >> 17) + k) * _k.ROW
+        keep = scaled - k < self.table.view(np.float64)[row + _k.PROB]
+        packed = np.where(keep, self.table[row + _k.SELF], self.table[row + _k.ALIAS])
+        high, low = packed >> 32, (packed & 0xFFFFFFFF).astype(np.uint32).astype(np.int32)
+        gains = np.stack([high, low], axis=-1).astype(float)
+        flip = (info & 1).astype(bool)
+        gains[flip] = gains[flip][:, ::-1]
+        return gains
 
-    def pairs(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        flat = x * self.teams + y
-        return self.offset[flat], self.width[flat]
+
+def _chance_matrix(distinct: Sequence[Lineup]) -> np.ndarray:
+    """``chances(x, y)`` for every pair of these lineups (the whole-number
+    rounding of ``bot.rules.match.chances``)."""
+    s, m, v, a = (np.array([getattr(lu, f) for lu in distinct], dtype=np.int64) for f in "smva")
+    attack = np.maximum(s[:, None] - (a + v)[None, :], 0)
+    midfield = np.maximum(m[:, None] - m[None, :], 0)
+    defence = np.maximum(v[:, None] - s[None, :], 0)
+    return attack + (midfield + 1) // 2 + (defence + 2) // 4
+
+
+def _max_chances(distinct: Sequence[Lineup]) -> int:
+    """The most chances both sides of any pair of these lineups have together."""
+    both = _chance_matrix(distinct)
+    return int((both + both.T).max())
 
 
 # --------------------------------------------------------------------------- simulation
 
 
-def _qualified(key: np.ndarray) -> np.ndarray:
-    """Mask of the two largest of four distinct keys along the last axis."""
-    k0, k1, k2, k3 = key[..., 0], key[..., 1], key[..., 2], key[..., 3]
-    high01, low01 = np.maximum(k0, k1), np.minimum(k0, k1)
-    high23, low23 = np.maximum(k2, k3), np.minimum(k2, k3)
-    second = np.maximum(np.minimum(high01, high23), np.maximum(low01, low23))
-    return key >= second[..., None]
-
-
-def _advance(
-    groups: np.ndarray,
-    pairs: tuple[np.ndarray, np.ndarray],
-    sampler: _Sampler,
-    rng: np.random.Generator,
-) -> np.ndarray:
-    """Play one group stage for a chunk: ``groups`` is (S, G, 4) team indices,
-    ``pairs`` the (offset, width) of each pairing's table, (S or 1, G, 6).
-    Return the qualifiers (S, 2G), in group order."""
-    s, g, _ = groups.shape
-    offset, width = pairs
-    uniform = rng.random((s, g, len(_PAIRINGS)))
-    contribution = sampler.sample(offset, width, uniform)  # (S, G, 6, 2)
-    key = contribution.reshape(s, g, 2 * len(_PAIRINGS)) @ _KEY_OF  # points*scale + diff
-    lot = _PERMUTATIONS[rng.integers(len(_PERMUTATIONS), size=(s, g))]
-    key = key * GROUP_SIZE + lot
-    return groups[_qualified(key)].reshape(s, QUALIFIERS * g)
-
-
 def _simulate_chunk(
-    first: np.ndarray,
-    first_pairs: tuple[np.ndarray, np.ndarray],
-    size: int,
-    sampler: _Sampler,
-    rng: np.random.Generator,
+    first: np.ndarray, size: int, sampler: _Sampler, rng: np.random.Generator
 ) -> np.ndarray:
-    """Semi-finalist indices (size, 4) of ``size`` simulations."""
-    groups = np.broadcast_to(first, (size, *first.shape))
-    pairs = first_pairs
+    """Semi-finalist indices (size, 4) of ``size`` simulations.
+
+    Per stage: ``rng.random((S, G, 6))`` (one uniform per pairing), then
+    ``rng.integers(24, size=(S, G))`` (the lot of each group), the stage
+    (compiled; it stops where it meets pairs without tables, which are then
+    built), then ``rng.permuted(qualifiers, axis=1)`` (the next draw).
+    """
+    groups = first[None]
     while True:
-        qualifiers = _advance(groups, pairs, sampler, rng)
+        s, g = size, groups.shape[1]
+        uniform = rng.random((s, g, len(_PAIRINGS)))
+        lot = rng.integers(len(_PERMUTATIONS), size=(s, g))
+        qualifiers = np.empty((s, QUALIFIERS * g), dtype=np.int64)
+        start = 0
+        while start >= 0:
+            start = _kernel().play_stage(
+                groups, uniform, lot, _PERMUTATIONS, sampler.lineup_of, sampler.lineups,
+                sampler.pair_info, sampler.table, sampler.table.view(np.float64), qualifiers,
+                start,
+            )
+            if start >= 0:  # pairs whose tables are not built yet: build, go on
+                sampler.ensure(groups[start:])
         if qualifiers.shape[1] <= SEMI_FINALISTS:
             return qualifiers
         groups = rng.permuted(qualifiers, axis=1).reshape(size, -1, GROUP_SIZE)
-        pairs = sampler.pairs(groups[:, :, _X], groups[:, :, _Y])
 
 
 def semi_final_probability(
@@ -318,13 +352,13 @@ def semi_final_probability(
     index = {n: i for i, n in enumerate(names)}
     sampler = _Sampler([lineups[n] for n in names], points)
     first = np.array([[index[n] for n in g] for g in first_groups], dtype=np.int64)
-    first_pairs = sampler.pairs(first[None, :, _X], first[None, :, _Y])
+    sampler.ensure(first[None])
     rng = np.random.default_rng(seed)
     counts = np.zeros(len(names), dtype=np.int64)
     done = 0
     while done < simulations:
         size = min(chunk_size, simulations - done)
-        semis = _simulate_chunk(first, first_pairs, size, sampler, rng)
+        semis = _simulate_chunk(first, size, sampler, rng)
         counts += np.bincount(semis.ravel(), minlength=len(names))
         done += size
         if progress is not None:

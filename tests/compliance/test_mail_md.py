@@ -16,7 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.config import Config
-from bot.league.requests import (
+from bot.league.settings import LeagueSettings
+from bot.mail.grammar import parse_moves
+from bot.mail.transport import IncomingMail
+from bot.rules.lineup import Lineup
+from bot.rules.requests import (
     AskHelp,
     AskStatus,
     GivePassword,
@@ -27,10 +31,6 @@ from bot.league.requests import (
     SetShortName,
     Withdraw,
 )
-from bot.league.settings import LeagueSettings
-from bot.mail.grammar import parse_moves
-from bot.mail.transport import IncomingMail
-from bot.rules.lineup import Lineup
 from tests.service.harness import BOT, Game
 
 LINEUP = Lineup(10, 10, 15, 15, 20)

@@ -7,7 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.league.requests import (
+from bot.league.service import League, LeagueSettings
+from bot.rules.lineup import Lineup
+from bot.rules.requests import (
     GivePassword,
     LineError,
     ParsedMoves,
@@ -15,8 +17,6 @@ from bot.league.requests import (
     Request,
     SetLineup,
 )
-from bot.league.service import League, LeagueSettings
-from bot.rules.lineup import Lineup
 from bot.storage import open_database
 
 START = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)

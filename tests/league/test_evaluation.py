@@ -13,7 +13,7 @@ import pytest
 
 from bot.league.errors import LeagueError, UnknownRound
 from bot.league.evaluation import STEPS
-from bot.league.requests import Withdraw
+from bot.rules.requests import Withdraw
 from bot.rules.rounding import to_cents
 from bot.rules.wp import age
 

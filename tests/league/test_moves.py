@@ -10,7 +10,8 @@ import pytest
 from bot.league import outcome as oc
 from bot.league.errors import BadAddress, NoOpenRound
 from bot.league.moves import normalize_address, weakest
-from bot.league.requests import (
+from bot.league.service import League
+from bot.rules.requests import (
     AskHelp,
     AskStatus,
     LineError,
@@ -19,7 +20,6 @@ from bot.league.requests import (
     SetShortName,
     Withdraw,
 )
-from bot.league.service import League
 from bot.storage import open_database
 from bot.storage.teams import TeamRow
 

@@ -20,8 +20,8 @@ import pytest
 
 from bot.cli import main
 from bot.league import outcome as oc
-from bot.league.requests import LineError, Withdraw
 from bot.rules.psz import Result, period_update
+from bot.rules.requests import LineError, Withdraw
 from bot.rules.rounding import to_cents
 from bot.rules.wp import age, gain
 

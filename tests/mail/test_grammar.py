@@ -9,7 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.league.requests import (
+from bot.mail.grammar import EXAMPLE_LINEUP, parse_moves, strip_subject_prefixes
+from bot.mail.reading import read_message
+from bot.rules.errors import InvalidLineupError
+from bot.rules.lineup import LABELS, Lineup
+from bot.rules.requests import (
     AskHelp,
     AskStatus,
     GivePassword,
@@ -23,10 +27,6 @@ from bot.league.requests import (
     SetShortName,
     Withdraw,
 )
-from bot.mail.grammar import EXAMPLE_LINEUP, parse_moves, strip_subject_prefixes
-from bot.mail.reading import read_message
-from bot.rules.errors import InvalidLineupError
-from bot.rules.lineup import LABELS, Lineup
 
 EML = Path(__file__).parent / "eml"
 L = Lineup.parse
@@ -170,9 +170,10 @@ def test_lineup_errors_quote_the_reason_of_the_rules_core(line: str, lineup_part
     with pytest.raises(InvalidLineupError) as raised:
         Lineup.parse(lineup_part)
     err = error(line)
-    assert err == LineError(
-        line=line, line_number=1, reason=raised.value.reason, example=EXAMPLE_LINEUP
+    assert (err.line, err.line_number, err.reason, err.example) == (
+        line, 1, raised.value.reason, EXAMPLE_LINEUP
     )
+    assert err.part == lineup_part  # the exact part that could not be read
 
 
 @pytest.mark.parametrize(
@@ -197,7 +198,6 @@ def test_keyword_with_colon_but_no_value_is_an_error(line: str, example: str) ->
     "line",
     [
         "Hallo",
-        "Viele Grüße, Hans",
         "Wir spielen um 20:00",
         "12.05.2026",
         "2026-05-12",
@@ -228,11 +228,11 @@ def test_line_numbers_count_lines_of_the_text_blank_ones_included() -> None:
 
 
 def test_subject_is_line_zero_prefixes_removed_never_ignored() -> None:
-    moves = parse_moves("AW: Re: WG: Rote Teufel: 10-10-15-15-20", "Danke")
+    moves = parse_moves("AW: Re: WG: Rote Teufel: 10-10-15-15-20", "Hallo")
     assert moves.requests == (
         SetLineup("Rote Teufel: 10-10-15-15-20", "Rote Teufel", L("10-10-15-15-20")),
     )
-    assert moves.ignored == ("Danke",)
+    assert moves.ignored == ("Hallo",)
     assert parse_moves("Re: Turnited Runde 12", "").ignored == ()
     err = parse_moves("Fwd: Aufstellung: 1-2-3-4", "").errors[0]
     assert err.line_number == 0
@@ -289,7 +289,8 @@ def test_thunderbird_reply_reads_the_new_lineup_not_the_quoted_one() -> None:
     )
     assert moves.errors == ()
     assert moves.language == "de"
-    assert "Viele Grüße" in moves.ignored
+    assert "Viele Grüße" not in moves.ignored  # a sign-off (RULES.md §9), not "not understood"
+    assert [(n.kind, n.text) for n in moves.notes] == [("signature", "Viele Grüße / Hans")]
 
 
 def test_outlook_reply_select_team_then_lineup() -> None:
@@ -403,8 +404,8 @@ def test_mail_with_lineup_errors() -> None:
     assert moves.ignored == (
         "Hallo,",
         "Wir spielen um 20:00, Treffpunkt am 12.05.2026.",
-        "Gruß Hans",
     )
+    assert [(n.kind, n.text) for n in moves.notes] == [("signature", "Gruß Hans")]
 
 
 # -- properties -----------------------------------------------------------------------------

@@ -43,7 +43,8 @@ def test_new_manager_registers_and_gets_password(game: Game) -> None:
     assert "hans@player.example" in to
     assert subject == "Re: Aufstellung"
     assert "Rote Teufel" in text and "8-8-16-21-21" in text  # budget shortening shown
-    assert "Gruß Hans" in text  # listed as ignored
+    assert "| Hallo," in text  # listed as ignored
+    assert "Gruß Hans" not in text  # a sign-off is no "not understood" line (RULES.md §9)
     assert password_of(text)
 
 

@@ -87,3 +87,39 @@ def test_whole_tournament_table_orders_ties_by_name():
     assert rows["a"].points == rows["b"].points != rows["c"].points
     names = [r.team for r in table]
     assert names.index("b") == names.index("a") + 1
+
+
+def reference_table(lineups, points):
+    """Every team against every other, twice, summed as Fractions of ``match.odds``."""
+    rows = {}
+    for team, x in lineups.items():
+        won = drawn = lost = goals_for = goals_against = Fraction(0)
+        for other, y in lineups.items():
+            if other != team:
+                o = odds(x, y)
+                won, drawn, lost = won + 2 * o.win, drawn + 2 * o.draw, lost + 2 * o.loss
+                goals_for += 2 * o.expected_goals[0]
+                goals_against += 2 * o.expected_goals[1]
+        expected = won * points.win + drawn * points.draw + lost * points.loss
+        rows[team] = (2 * (len(lineups) - 1), won, drawn, lost, expected, goals_for,
+                      goals_against)
+    return rows
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 40), st.integers(0, 2**32), st.sampled_from([Points(), Points(2, 1, 0)]))
+def test_expectation_table_is_exactly_the_sum_of_the_match_odds(players, seed, points):
+    """Shared lineups (GM teams) and distinct ones alike: every value equals
+    the plain Fraction sum over all opponents, to the last digit."""
+    result = play_tournament(random_field(players, seed=seed), random.Random(seed))
+    lineups = dict(result.lineups)
+    if seed % 3 == 0:  # players sharing a lineup, too
+        first = next(iter(lineups.values()))
+        lineups |= {f"Copy {i}": first for i in range(3)}
+    reference = reference_table(lineups, points)
+    table = expectation_table(lineups, points)
+    assert sorted(r.team for r in table) == sorted(lineups)
+    for row in table:
+        assert (row.games, row.won, row.drawn, row.lost, row.points, row.goals_for,
+                row.goals_against) == reference[row.team]
+    assert [(-r.points, r.team) for r in table] == sorted((-r.points, r.team) for r in table)

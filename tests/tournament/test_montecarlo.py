@@ -16,6 +16,7 @@ from bot.rules.lineup import Lineup
 from bot.rules.match import goal_distribution, goal_probability, odds
 from bot.rules.montecarlo import (
     _Sampler,
+    _simulate_chunk,
     alias_table,
     goal_difference_distribution,
     literal_semi_final_probability,
@@ -25,6 +26,9 @@ from bot.rules.montecarlo import (
 from bot.rules.tournament import Entrant, Points, play_tournament
 
 from .fields import random_field
+from .legacy_montecarlo import alias_table as legacy_alias_table
+from .legacy_montecarlo import counts as legacy_counts
+from .legacy_montecarlo import two_legs as legacy_two_legs
 
 
 def implied(prob: np.ndarray, alias: np.ndarray) -> np.ndarray:
@@ -124,8 +128,8 @@ def test_sampler_follows_the_distribution():
     sampler = _Sampler([x, y], Points())
     rng = np.random.default_rng(3)
     n = 200_000
-    offset, width = sampler.pairs(np.array([0]), np.array([1]))
-    drawn = sampler.sample(np.repeat(offset, n), np.repeat(width, n), rng.random(n))
+    pair = sampler.pairs(np.array([0]), np.array([1]))
+    drawn = sampler.sample(np.repeat(pair, n), rng.random(n))
     low, pmf = goal_difference_distribution(x, y)
     values, probs = two_legs(low, pmf, Points(), sampler.scale)
     outcome = {complex(v): i for i, v in enumerate(values)}
@@ -137,8 +141,8 @@ def test_sampler_follows_the_distribution():
     assert np.abs(z).max() < 5
     assert counts[~big].sum() < 5 * max(expected[~big].sum(), 5)
     # The other orientation is the same law with the sides swapped.
-    back_offset, back_width = sampler.pairs(np.array([1]), np.array([0]))
-    back = sampler.sample(np.repeat(back_offset, n), np.repeat(back_width, n), rng.random(n))
+    back_pair = sampler.pairs(np.array([1]), np.array([0]))
+    back = sampler.sample(np.repeat(back_pair, n), rng.random(n))
     for side in (0, 1):
         mean, sd = drawn[:, 1 - side].mean(), drawn[:, 1 - side].std()
         assert abs(back[:, side].mean() - mean) < 5 * sd * math.sqrt(2 / n)
@@ -258,3 +262,64 @@ def test_entrant_lineups_flow_through_unchanged():
     result = play_tournament(entrants, random.Random(4))
     estimate = semi_final_probability(result.lineups, result.first_groups, 2000, seed=4)
     assert set(estimate.counts) == {t.name for t in result.teams}
+
+
+@pytest.mark.parametrize(
+    ("players", "field_seed", "simulations", "seed", "chunk", "points"),
+    [
+        (8, 21, 3000, 5, 4096, Points()),
+        (40, 3, 2500, 11, 700, Points()),
+        (16, 8, 2000, 9, 4096, Points(2, 1, 0)),
+        (100, 4, 600, 2, 250, Points()),
+    ],
+)
+def test_compiled_engine_draws_exactly_what_the_numpy_engine_drew(
+    players, field_seed, simulations, seed, chunk, points
+):
+    """Same seed, same random numbers, same counts: stored reports of rounds
+    evaluated with the numpy engine replay equal."""
+    result = play_tournament(random_field(players, seed=field_seed), random.Random(field_seed),
+                             points=points)
+    lineups, groups = result.lineups, result.first_groups
+    fast = semi_final_probability(lineups, groups, simulations, seed, points=points,
+                                  chunk_size=chunk)
+    assert fast.counts == legacy_counts(lineups, groups, simulations, seed, points, chunk)
+
+
+def test_tables_are_built_only_for_pairs_that_meet():
+    """Of a 128-team field's lineup pairs, a short run builds only those its
+    draws bring together, and the first stage's pairs always."""
+    result = play_tournament(random_field(100, seed=6), random.Random(6))
+    lineups = result.lineups
+    distinct = sorted(set(lineups.values()))
+    sampler = _Sampler(list(lineups.values()), Points())
+    index = {n: i for i, n in enumerate(lineups)}
+    first = np.array([[index[n] for n in g] for g in result.first_groups])
+    sampler.ensure(first[None])
+    first_pairs = {frozenset((lineups[g[x]], lineups[g[y]])) for g in result.first_groups
+                   for x in range(4) for y in range(x + 1, 4)}
+    assert sampler.built == len(first_pairs)
+    every = len(distinct) * (len(distinct) + 1) // 2
+    estimate = semi_final_probability(lineups, result.first_groups, 50, seed=1)
+    assert sum(estimate.counts.values()) == 200
+    rng = np.random.default_rng(1)
+    _simulate_chunk(first, 50, sampler, rng)
+    assert len(first_pairs) < sampler.built < every / 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 60), st.data(),
+       st.sampled_from([Points(), Points(2, 1, 0), Points(1, 1, 0), Points(3, 3, 3)]))
+def test_two_legs_equals_the_numpy_formulation_bit_for_bit(width, data, points):
+    low = -data.draw(st.integers(0, width - 1))
+    weights = data.draw(st.lists(st.floats(0, 1, allow_nan=False), min_size=width,
+                                 max_size=width))
+    pmf = np.array(weights) / sum(weights) if sum(weights) > 0 else np.full(width, 1 / width)
+    scale = 12 * width + 1
+    values, probs = two_legs(low, pmf, points, scale)
+    expected_values, expected_probs = legacy_two_legs(low, pmf, points, scale)
+    assert np.array_equal(values, expected_values)
+    assert np.array_equal(probs, expected_probs)
+    prob, alias = alias_table(probs)
+    expected_prob, expected_alias = legacy_alias_table(probs)
+    assert np.array_equal(prob, expected_prob) and np.array_equal(alias, expected_alias)

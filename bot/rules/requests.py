@@ -2,7 +2,8 @@
 
 The mail grammar (``bot.mail.grammar``) turns text into these requests; the
 league service (``bot.league.service``) carries them out. Each request
-remembers the line it came from so a reply can quote it.
+remembers the line it came from so a reply can quote it. Pure dataclasses
+(they live in the rules core so that every layer above may use them).
 """
 
 from __future__ import annotations
@@ -76,15 +77,59 @@ class AskHelp(Request):
     pass
 
 
+#: ``LineError.kind``: a line that looks like a lineup (or a keyword with a
+#: missing value) but cannot be read.
+UNREADABLE = "unreadable"
+#: ``LineError.kind``: a command line (or the Subject) longer than the grammar
+#: reads; ``limit`` is the limit, ``length`` the line's length.
+TOO_LONG = "too_long"
+
+
 @dataclass(frozen=True, slots=True)
 class LineError:
     """A line that could not be understood but must not be ignored
-    (e.g. it looks like a lineup but is not a valid one)."""
+    (e.g. it looks like a lineup but is not a valid one).
+
+    ``line`` is the line as read (for a too-long line: its beginning and
+    ``…``); ``part`` the exact part that could not be read (e.g. the text
+    after the keyword), ``suggestion`` the player's own numbers in the right
+    form when they are recognisable (``10-10-15-15-20``), else None.
+    """
 
     line: str
     line_number: int
     reason: str
     example: str
+    kind: str = UNREADABLE
+    part: str | None = None
+    suggestion: str | None = None
+    limit: int | None = None
+    length: int | None = None
+
+
+#: ``ReadNote.kind``: a mistyped keyword read as the keyword
+#: (``text`` the word as written, ``value`` the keyword it was read as).
+TYPO = "typo"
+#: ``ReadNote.kind``: a comment on a command line, skipped (``text`` the
+#: comment as written, e.g. ``(diesmal offensiv)`` or ``# wie immer``).
+COMMENT = "comment"
+#: ``ReadNote.kind``: a sign-off and the name below it, not read
+#: (``text`` the lines joined with `` / ``).
+SIGNATURE = "signature"
+#: ``ReadNote.kind``: a line of ordinary text longer than the grammar reads,
+#: skipped (``text`` its beginning, ``value`` the limit).
+LONG_TEXT = "long_text"
+
+
+@dataclass(frozen=True, slots=True)
+class ReadNote:
+    """Something the grammar did to read a line as it was meant, which the
+    reply names (a typo read as a keyword, a comment skipped, a signature)."""
+
+    kind: str
+    line_number: int
+    text: str
+    value: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +144,8 @@ class ParsedMoves:
     #: False when nothing in the mail told the language (e.g. a bare lineup):
     #: then ``language`` is only the default and a manager's known language wins.
     language_known: bool = True
+    #: Typos read as keywords, comments skipped, signatures, long text lines.
+    notes: tuple[ReadNote, ...] = ()
 
     @property
     def empty(self) -> bool:
