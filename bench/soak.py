@@ -34,6 +34,7 @@ import shutil
 import sys
 import tempfile
 import time
+import warnings
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from email import policy
@@ -295,6 +296,7 @@ class Soak:
 
 
 def main(argv: list[str] | None = None) -> int:
+    warnings.filterwarnings("ignore", message="Session.login_data is deprecated")  # aiosmtpd
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=60.0)
     parser.add_argument("--players", type=int, default=20)
