@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import argparse
 import base64
+import logging
 import random
 import shutil
 import sys
 import tempfile
 import time
-import warnings
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from email import policy
@@ -296,7 +296,7 @@ class Soak:
 
 
 def main(argv: list[str] | None = None) -> int:
-    warnings.filterwarnings("ignore", message="Session.login_data is deprecated")  # aiosmtpd
+    logging.getLogger("mail.log").setLevel(logging.ERROR)  # aiosmtpd's deprecation notes
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=60.0)
     parser.add_argument("--players", type=int, default=20)
