@@ -135,3 +135,27 @@ def test_text_output_follows_the_game_language_and_needs_no_password(tmp_path):
         out[lang] = done.stdout
     assert "Datenbank unversehrt" in out["de"] and "alle 3 Spool-Dateien" in out["de"]
     assert "database intact" in out["en"] and "all 3 spool files present" in out["en"]
+
+
+def test_the_worker_on_a_corrupt_database_says_so_in_one_line(tmp_path):
+    """``turnited run`` on a corrupt database exits 2 with one line; the mail
+    waiting in the inbox stays there, unread."""
+    from bot.mail.maildir_transport import deliver
+
+    (tmp_path / "config.yaml").write_text(
+        "state_dir: state\ngm:\n  address: gm@example.org\n"
+        "mail:\n  transport: maildir\n  address: bot@example.org\n")
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / DATABASE_FILE).write_bytes(b"not a database\n" * 400)
+    inbox = state / "maildir" / "inbox"
+    deliver(inbox, b"From: a@example.org\r\nSubject: x\r\n\r\nStatus\r\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "bot", "--config", str(tmp_path / "config.yaml"),
+                           "run"], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert "is corrupt or not a Turnited database" in done.stderr
+    assert len(list((inbox / "new").iterdir())) == 1
+    assert (state / DATABASE_FILE).read_bytes() == b"not a database\n" * 400
