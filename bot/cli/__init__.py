@@ -20,6 +20,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "simulate",
     "game",
     "admin",
+    "manager",
+    "rollback",
+    "verify",
     "check",
 )
 

@@ -96,6 +96,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     print(f"Season {s.season}, round {s.round_in_season} of the season "
           f"(round {s.round} overall; {s.evaluated_rounds} evaluated)")
     print(f"Deadline: {_when(s.deadline, _timezone(args))}{passed}")
+    if s.commitment:  # RULES.md §4: check with `turnited verify ROUND SEED` after the results
+        print(f"Seed commitment for round {s.round}: {s.commitment}")
     print(f"Managers: {s.managers} with a team ({s.managers_total} ever registered)")
     print(f"Teams: {s.teams}")
     print(f"Teams with a lineup for round {s.round}: {len(s.teams_with_lineup)}")

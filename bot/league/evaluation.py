@@ -3,7 +3,9 @@
 1. **Inputs** (read): every team with a lineup (not withdrawn) for the
    round, not announced for deletion, its lineup corrected against
    ``floor(WP)`` at this moment, its PSZ; the settings that shape the
-   tournament; the seed (``secrets.randbits(63)`` unless given).
+   tournament (a banned manager's teams sit out); the seed: the one
+   committed when the round opened (RULES.md §4), for a round of old state
+   opened without one ``secrets.randbits(63)``, unless given.
 2. **Tournament** (no lock held): ``bot.rules.report.build_report`` with the
    inputs and seed, outside the write lock because the Monte Carlo may take
    a while.
@@ -12,7 +14,13 @@
    from 1); delete the teams announced for deletion; add the WP gains and
    store the new PSZ (two decimals); after the last round of a season age
    every existing team; store inputs, report and public report; close the
-   round with its seed; open the next round with its deadline.
+   round with its seed; open the next round with its deadline and its
+   committed seed, and commit the seed of the round after it (mail that
+   misses the next deadline counts for that one, so its seed is fixed
+   before such a lineup can arrive).
+
+``undo_round`` is the inverse of step 3 for the last evaluated round (the
+game master's rollback): the round is open again with its moves and seed.
 
 A crash anywhere leaves either the old state (the round still open, due
 again) or the new one; the state check and the ``round_results`` primary
@@ -45,6 +53,7 @@ from bot.rules.corrections import CorrectedLineup, correct
 from bot.rules.lineup import Lineup
 from bot.rules.rounding import to_cents
 from bot.rules.wp import age, budget
+from bot.storage import managers as manager_rows
 from bot.storage import moves as move_rows
 from bot.storage import results
 from bot.storage import rounds as round_rows
@@ -125,12 +134,14 @@ def gather_inputs(conn: sqlite3.Connection, rnd: RoundRow) -> RoundInputs:
     moves = move_rows.current_moves(conn, rnd.number)
     entrants: list[EntrantInput] = []
     doomed: list[int] = []
+    banned = manager_rows.banned_ids(conn)
     for team in team_rows.active_teams(conn):
         if team.doomed_round is not None and team.doomed_round <= rnd.number:
             doomed.append(team.id)
             continue
         move = moves.get(team.id)
-        if team.registered_round > rnd.number or move is None or move.lineup is None:
+        if (team.registered_round > rnd.number or move is None or move.lineup is None
+                or team.manager_id in banned):
             continue
         entrants.append(EntrantInput(
             team.id, team.name, move.id, move.lineup, correct(move.lineup, budget(team.wp)),
@@ -207,6 +218,7 @@ def apply_round(
     now: datetime,
     next_deadline: datetime,
     step: Step,
+    next_seeds: tuple[int, int] | None = None,
 ) -> Applied:
     """Write a round's evaluation (inside the caller's write transaction)."""
     rnd = inputs.round
@@ -248,8 +260,15 @@ def apply_round(
     round_rows.close_round(conn, number, seed=seed, now=now)
     step("round_closed")
     season, in_season = next_numbering(rnd.season, rnd.round_in_season, settings.season_rounds)
+    committed = None
+    if next_seeds is not None:
+        # The next round's seed was committed when this one opened (a round
+        # of old state: now); the one after it is committed now, before any
+        # late mail can bring a lineup for it.
+        committed = round_rows.commit_seed(conn, number + 1, next_seeds[0], now)
+        round_rows.commit_seed(conn, number + 2, next_seeds[1], now)
     round_rows.insert_round(conn, number=number + 1, season=season, round_in_season=in_season,
-                      deadline=next_deadline, now=now)
+                            deadline=next_deadline, now=now, seed=committed)
     step("next_round_opened")
     return Applied(rnd, seed, report, public_report, tuple(deleted), aged, number + 1,
                    next_deadline)
@@ -257,6 +276,44 @@ def apply_round(
 
 def new_seed() -> int:
     return secrets.randbits(63)
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """What ``undo_round`` took back."""
+
+    round: int
+    #: Teams that exist again (deleted at that evaluation; still announced).
+    restored: tuple[str, ...]
+    #: Teams whose WP/PSZ went back.
+    teams: int
+    aged: bool
+
+
+def undo_round(conn: sqlite3.Connection, rnd: RoundRow, next_round: RoundRow) -> Undone:
+    """Take back the evaluation of ``rnd`` (inside the caller's write
+    transaction): WP, PSZ and last played round of every team it changed
+    (gains and ageing), the teams it deleted, its stored result, entries and
+    WP history; remove the open ``next_round`` (its moves and committed seed
+    stay for when it opens again) and open ``rnd`` again with its seed."""
+    number = rnd.number
+    stored = results.stored_inputs_and_report(conn, number)
+    if stored is None:
+        raise EvaluationError(f"round {number} is evaluated but has no stored result")
+    inputs = json.loads(stored[0])
+    restored = []
+    for team_id in inputs.get("deleted", []):
+        restored.append(team_rows.team_by_id(conn, int(team_id)).name)
+        team_rows.undelete(conn, int(team_id), number)
+    changed = results.undo_rows(conn, number)
+    for row in changed:
+        team_rows.restore_played(conn, row.team_id, wp=row.wp_before, psz=row.psz_before,
+                                 last_played_round=row.played_before)
+    aged = results.has_ageing(conn, number)
+    results.delete_evaluation(conn, number)
+    round_rows.delete_open_round(conn, next_round.number)
+    round_rows.reopen_round(conn, number)
+    return Undone(number, tuple(restored), len(changed), aged)
 
 
 @dataclass(frozen=True, slots=True)

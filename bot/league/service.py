@@ -3,8 +3,11 @@
 ``League(db, settings)`` carries out what managers ask for (``submit``, in
 the caller's transaction), evaluates due rounds (``evaluate_due``), and
 answers questions about the state (``status``, tables, reminders,
-``replay``). Time is always passed in as an aware ``now``; nothing here
-reads the clock.
+``replay``), and carries out the game master's console: ``rollback`` of
+the last evaluation, ``ban``/``unban`` and ``reset_password`` of a manager.
+Each round's seed is drawn when the round opens and committed
+(``commitment``, RULES.md §4). Time is always passed in as an aware
+``now``; nothing here reads the clock.
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ from bot.league import tables
 from bot.league.errors import BadTime, LeagueError, NoOpenRound, RoundNotOpen, UnknownRound
 from bot.league.moves import normalize_address, submit_moves
 from bot.league.outcome import MoveOutcome
+from bot.league.passwords import generate_password, hash_password
 from bot.league.settings import LeagueSettings
 from bot.league.tables import PszRow, WpRow, manager_label
+from bot.rules.lots import seed_commitment
 from bot.rules.requests import ParsedMoves
-from bot.storage import bounces, reminders, results
+from bot.storage import bounces, outbox, reminders, results
 from bot.storage import managers as manager_rows
 from bot.storage import moves as move_rows
 from bot.storage import rounds as round_rows
@@ -33,6 +38,7 @@ from bot.storage.db import Database
 from bot.storage.rounds import RoundRow
 
 __all__ = [
+    "CannotRollBack",
     "EvaluationResult",
     "League",
     "LeagueSettings",
@@ -40,6 +46,8 @@ __all__ = [
     "Recipient",
     "ReminderTarget",
     "ReplayResult",
+    "RolledBack",
+    "UnknownManager",
 ]
 
 ReplayResult = ev.ReplayResult
@@ -83,6 +91,9 @@ class LeagueStatus:
     #: Names of the teams with a lineup for the open round (never the lineups).
     teams_with_lineup: tuple[str, ...]
     evaluated_rounds: int
+    #: SHA-256 commitment of the open round's seed (RULES.md §4); None for a
+    #: round of old state opened without a committed seed.
+    commitment: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +117,49 @@ class EvaluationResult:
     next_deadline: datetime
 
 
+class UnknownManager(LeagueError):
+    """No manager is registered under this address."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        super().__init__(f"no manager is registered with the address {address!r}; "
+                         "`turnited managers` lists them")
+
+
+class CannotRollBack(LeagueError):
+    """``reason`` 'nothing': no round evaluated yet; 'later': ``round`` is not the
+    last evaluated round (``last`` is)."""
+
+    def __init__(self, reason: str, round: int | None = None, last: int | None = None) -> None:
+        self.reason, self.round, self.last = reason, round, last
+        if reason == "nothing":
+            text = "no round has been evaluated yet: there is nothing to roll back"
+        else:
+            text = (f"round {round} cannot be rolled back: round {last} was evaluated after "
+                    f"it; only the last evaluated round ({last}) can be rolled back")
+        super().__init__(text)
+
+
+@dataclass(frozen=True, slots=True)
+class RolledBack:
+    """A rolled-back evaluation: ``round`` is open again (its moves and seed kept)."""
+
+    round: int
+    #: How often this round has now been rolled back (its next newsletter corrects).
+    corrects: int
+    #: Teams that exist again (their deletion stays announced).
+    restored: tuple[str, ...]
+    #: Teams whose WP/PSZ went back; whether the season's ageing was undone.
+    teams: int
+    aged: bool
+    #: The removed open round and how many of its moves stay for when it opens again.
+    removed_round: int
+    kept_moves: int
+    #: Newsletters/digest of the round not sent yet, cancelled.
+    cancelled_mails: int
+    deadline: datetime
+
+
 def _aware(what: str, moment: datetime) -> None:
     if not isinstance(moment, datetime) or moment.tzinfo is None:
         raise BadTime(what, moment)
@@ -126,10 +180,13 @@ class League:
         settings: LeagueSettings | None = None,
         *,
         lot: random.Random | None = None,
+        seeds: Callable[[], int] | None = None,
     ) -> None:
         self.db = db
         self.settings = settings or LeagueSettings()
         self.lot = lot or random.SystemRandom()
+        #: Draws the seed committed when a round opens (``secrets`` unless given).
+        self.seeds = seeds or ev.new_seed
         self.step: Callable[[str], None] | None = None
 
     # -- rounds ------------------------------------------------------------------
@@ -144,8 +201,11 @@ class League:
         _aware("deadline", deadline)
         with self.db.transaction() as conn:
             if round_rows.round_by_number(conn, 1) is None:
+                seed = round_rows.commit_seed(conn, 1, self.seeds(), now)
+                # Late mail for round 1 counts for round 2: its seed is fixed now.
+                round_rows.commit_seed(conn, 2, self.seeds(), now)
                 round_rows.insert_round(conn, number=1, season=1, round_in_season=1,
-                                  deadline=deadline, now=now)
+                                        deadline=deadline, now=now, seed=seed)
             current = round_rows.open_round(conn)
             if current is None:
                 raise NoOpenRound()
@@ -209,11 +269,15 @@ class League:
     ) -> EvaluationResult | None:
         """Evaluate the open round if its deadline has passed (or ``force``).
 
+        The round is played with the seed committed when it opened (a round
+        of old state opened without one draws it now). ``seed`` overrides it
+        (tests and simulations; the published commitment then does not match).
         Returns None when nothing is due (or another process evaluated it
         first). See ``bot.league.evaluation`` for the steps.
         """
         _aware("now", now)
-        chosen_seed = seed if seed is not None else ev.new_seed()
+        drawn = ev.new_seed()
+        next_seeds = (self.seeds(), self.seeds())
         step = self.step or (lambda _name: None)
         for attempt in range(ev.MAX_ATTEMPTS):
             with self.db.read() as conn:
@@ -221,6 +285,7 @@ class League:
                 if rnd is None or (not force and now <= rnd.deadline):
                     return None
                 inputs = ev.gather_inputs(conn, rnd)
+            chosen_seed = seed if seed is not None else rnd.seed if rnd.seed is not None else drawn
             inputs_json = inputs.to_json(chosen_seed, self.settings)
             deadline = self._next_deadline(rnd, now, next_deadline)
             last = attempt == ev.MAX_ATTEMPTS - 1
@@ -228,7 +293,7 @@ class League:
                 report = ev.play(inputs_json, progress)
             with self.db.transaction() as conn:
                 current = round_rows.open_round(conn)
-                if current is None or current.number != rnd.number:
+                if current is None or current.number != rnd.number or current.seed != rnd.seed:
                     return None
                 fresh = ev.gather_inputs(conn, current)
                 if fresh.to_json(chosen_seed, self.settings) != inputs_json:
@@ -240,7 +305,7 @@ class League:
                     report = ev.play(inputs_json, progress)
                 applied = ev.apply_round(
                     conn, self.settings, inputs, inputs_json, report, ev.public(report),
-                    now=now, next_deadline=deadline, step=step,
+                    now=now, next_deadline=deadline, step=step, next_seeds=next_seeds,
                 )
                 return self._result(conn, applied)
         return None  # pragma: no cover - the last attempt always returns
@@ -262,6 +327,94 @@ class League:
             next_round=applied.next_round,
             next_deadline=applied.next_deadline,
         )
+
+    # -- auditable lots (RULES.md §4) ------------------------------------------
+
+    def commitment(self, conn: sqlite3.Connection, round_number: int) -> str | None:
+        """The published commitment of round ``round_number``'s seed,
+        ``SHA-256("turnited-seed:<round>:<seed>")`` in hex; None for a round
+        opened without a committed seed (old state) or not opened yet."""
+        seed = round_rows.committed_seed(conn, round_number)
+        return seed_commitment(round_number, seed) if seed is not None else None
+
+    # -- the game master's console ------------------------------------------------
+
+    def rollback(self, now: datetime, round_number: int | None = None) -> RolledBack:
+        """Undo the last evaluation (``round_number``, if given, must be it):
+        WP, PSZ, deleted teams, ageing, its stored result and WP history; the
+        round is open again with its moves and committed seed, and its
+        newsletters and digest not sent yet are cancelled (sent ones stay).
+        The next evaluation corrects it (``RoundRow.corrects``)."""
+        _aware("now", now)
+        with self.db.transaction() as conn:
+            last = round_rows.last_evaluated(conn)
+            if last is None:
+                raise CannotRollBack("nothing")
+            if round_number is not None and round_number != last.number:
+                if round_rows.round_by_number(conn, round_number) is None:
+                    raise UnknownRound(round_number)
+                if round_number > last.number:
+                    raise UnknownRound(round_number, "has been evaluated")
+                raise CannotRollBack("later", round_number, last.number)
+            following = round_rows.round_by_number(conn, last.number + 1)
+            if following is None or not following.is_open:
+                raise ev.EvaluationError(
+                    f"round {last.number} is the last evaluated round but round "
+                    f"{last.number + 1} is not open"
+                )
+            kept = len(move_rows.current_moves(conn, following.number))
+            undone = ev.undo_round(conn, last, following)
+            cancelled = outbox.cancel_unsent(conn, last.number, ("newsletter", "digest"))
+            reopened = round_rows.round_by_number(conn, last.number)
+            assert reopened is not None
+        return RolledBack(last.number, reopened.corrects, undone.restored, undone.teams,
+                          undone.aged, following.number, kept, cancelled, reopened.deadline)
+
+    def _manager(self, conn: sqlite3.Connection, address: str) -> manager_rows.ManagerRow:
+        normalized = normalize_address(address)
+        manager = manager_rows.manager_by_address(conn, normalized)
+        if manager is None:
+            raise UnknownManager(normalized)
+        return manager
+
+    def ban(self, address: str, now: datetime) -> tuple[manager_rows.ManagerRow, bool]:
+        """Ban a manager: his mails get no reply and change nothing, his teams sit
+        out of evaluations, his WP stay. Returns the manager and whether he was
+        banned before (then nothing changes)."""
+        _aware("now", now)
+        with self.db.transaction() as conn:
+            manager = self._manager(conn, address)
+            if not manager.banned:
+                manager_rows.set_banned(conn, manager.id, now)
+            return manager, manager.banned
+
+    def unban(self, address: str) -> tuple[manager_rows.ManagerRow, bool]:
+        """Lift a ban; returns the manager and whether he was banned."""
+        with self.db.transaction() as conn:
+            manager = self._manager(conn, address)
+            if manager.banned:
+                manager_rows.set_banned(conn, manager.id, None)
+            return manager, manager.banned
+
+    def is_banned(self, conn: sqlite3.Connection, sender: str) -> bool:
+        """Whether the sender of a mail is a banned manager."""
+        try:
+            return manager_rows.is_banned(conn, normalize_address(sender))
+        except LeagueError:
+            return False
+
+    def reset_password(
+        self, conn: sqlite3.Connection, address: str
+    ) -> tuple[manager_rows.ManagerRow, str]:
+        """A new password for the manager at ``address`` (in the caller's
+        transaction, so the mail that carries it is queued with it); the old
+        one stops working. Returns the manager and the new password."""
+        manager = self._manager(conn, address)
+        password = generate_password()
+        manager_rows.update_manager(
+            conn, manager.id, password_hash=hash_password(password, n=self.settings.password_cost)
+        )
+        return manager, password
 
     def replay(self, round_number: int) -> ReplayResult:
         """Re-play an evaluated round from its stored inputs and seed."""
@@ -301,10 +454,11 @@ class League:
             raise NoOpenRound()
         moves = move_rows.current_moves(conn, rnd.number)
         active = team_rows.active_teams(conn)
+        banned = manager_rows.banned_ids(conn)  # their teams sit out
         with_lineup = sorted(
             (t.name for t in active
              if t.registered_round <= rnd.number and t.id in moves
-             and moves[t.id].lineup is not None),
+             and moves[t.id].lineup is not None and t.manager_id not in banned),
             key=str.casefold,
         )
         evaluated = round_rows.count_evaluated(conn)
@@ -319,19 +473,24 @@ class League:
             teams=len(active),
             teams_with_lineup=tuple(with_lineup),
             evaluated_rounds=int(evaluated),
+            commitment=self.commitment(conn, rnd.number),
         )
 
     def managers_without_lineup(
         self, conn: sqlite3.Connection, round_number: int
     ) -> list[ReminderTarget]:
         """Managers whose teams played in one of the last ``listed_rounds`` rounds
-        before ``round_number`` but have no move (lineup or withdrawal) for it."""
+        before ``round_number`` but have no move (lineup or withdrawal) for it
+        (banned managers are not reminded: their teams sit out)."""
         rows = reminders.teams_without_move(
             conn, round_number, first=round_number - self.settings.listed_rounds,
             last=round_number - 1,
         )
         grouped: dict[int, ReminderTarget] = {}
+        banned = manager_rows.banned_ids(conn)  # their teams sit out: no reminder
         for row in rows:
+            if row.manager_id in banned:
+                continue
             found = grouped.get(row.manager_id)
             teams = (*found.teams, row.team) if found else (row.team,)
             grouped[row.manager_id] = ReminderTarget(row.manager_id, row.address,

@@ -17,6 +17,9 @@ class RoundInfo:
     season: int
     round_in_season: int
     number: int
+    #: How often this round's evaluation was rolled back: > 0 means this text
+    #: corrects an earlier one (bot.league.service.League.rollback).
+    corrects: int = 0
 
 
 @dataclass(frozen=True, slots=True)

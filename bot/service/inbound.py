@@ -44,6 +44,9 @@ from bot.storage.ledger import InboundKind, InboundRecord, Outcome, source_kind
 
 log = logging.getLogger(__name__)
 
+#: The ledger outcome of a mail from a manager the game master banned.
+BANNED = "banned"
+
 
 @dataclass(frozen=True, slots=True)
 class IngestSettings:
@@ -176,6 +179,9 @@ class Ingestor:
     ) -> IngestResult:
         s = self.settings
         assert parsed.sender is not None
+        if self.league.is_banned(conn, parsed.sender):  # the game master banned him
+            return self._finish(conn, inbound_id, InboundKind.HUMAN,
+                                f"{BANNED}: no reply, nothing changed", parsed)
         recent = ledger.recent_human_outcomes(
             conn, parsed.sender, since=now - timedelta(hours=1), other_than=inbound_id
         )

@@ -25,6 +25,15 @@ from bot.storage import moves as move_rows
 from bot.storage.ledger import InboundKind, Outcome
 
 
+def round_key(kind: str, conn: sqlite3.Connection, round_number: int) -> str:
+    """The outbox key of a round's newsletter or digest: a corrected round
+    (evaluated again after a rollback) gets new Message-IDs, so the correction
+    reaches those who got the first one."""
+    rnd = rounds.round_by_number(conn, round_number)
+    corrects = rnd.corrects if rnd else 0
+    return f"{kind}/round-{round_number}" + (f"/correction-{corrects}" if corrects else "")
+
+
 def unpublished_rounds(ctx: Context, kind: str = MailKind.NEWSLETTER) -> list[int]:
     """Evaluated rounds whose newsletters (or digest) are not queued (a crash
     came between the evaluation and the queueing)."""
@@ -58,7 +67,7 @@ def render_round(
     return render_newsletter(
         public,
         round_info=RoundInfo(season=rnd.season, round_in_season=rnd.round_in_season,
-                             number=round_number),
+                             number=round_number, corrects=rnd.corrects),
         wp_table=wp,
         psz_table=psz,
         next_deadline=nxt.deadline if nxt else None,
@@ -103,7 +112,7 @@ def publish(ctx: Context, round_number: int) -> int:
                                                   public=public)
             queue_mail(
                 conn, sender=s.sender, kind=MailKind.NEWSLETTER, to=address, to_name=name,
-                rendered=rendered[language], key=f"newsletter/round-{round_number}",
+                rendered=rendered[language], key=round_key("newsletter", conn, round_number),
                 now=ctx.clock(), round_number=round_number, list_unsubscribe=unsubscribe,
             )
             queued += 1
@@ -152,7 +161,8 @@ def send_digest(ctx: Context, round_number: int) -> None:
     )
     with ctx.db.transaction() as conn:
         queue_mail(conn, sender=s.sender, kind=MailKind.DIGEST, to=s.gm_address,
-                   to_name=s.gm_name, rendered=rendered, key=f"digest/round-{round_number}",
+                   to_name=s.gm_name, rendered=rendered,
+                   key=round_key("digest", conn, round_number),
                    now=ctx.clock(), round_number=round_number)
 
 

@@ -1,4 +1,5 @@
-"""The ``managers`` table: who plays (address, display name, password hash, language)."""
+"""The ``managers`` table: who plays (address, display name, password hash,
+language, banned since)."""
 
 from __future__ import annotations
 
@@ -19,13 +20,19 @@ class ManagerRow:
     created_round: int | None
     #: Language of the latest mail that showed one ('de'/'en'), None if unknown.
     language: str | None = None
+    #: Since when the game master has banned this manager (None: not banned).
+    banned_at: datetime | None = None
+
+    @property
+    def banned(self) -> bool:
+        return self.banned_at is not None
 
 
 def _manager(row: sqlite3.Row) -> ManagerRow:
     return ManagerRow(
         row["id"], row["address"], row["display_name"], row["password_hash"],
         time_from_db(row["created_at"]), row["created_round"],  # type: ignore[arg-type]
-        row["language"],
+        row["language"], time_from_db(row["banned_at"]),
     )
 
 
@@ -59,6 +66,25 @@ def update_manager(conn: sqlite3.Connection, manager_id: int, **fields: object) 
         raise ValueError(f"can update only {sorted(allowed)}, got {sorted(fields)}")
     sets = ", ".join(f"{k} = ?" for k in fields)
     conn.execute(f"UPDATE managers SET {sets} WHERE id = ?", (*fields.values(), manager_id))
+
+
+def set_banned(conn: sqlite3.Connection, manager_id: int, at: datetime | None) -> None:
+    """Ban the manager since ``at`` (None: lift the ban)."""
+    conn.execute("UPDATE managers SET banned_at = ? WHERE id = ?",
+                 (time_to_db(at) if at else None, manager_id))
+
+
+def banned_ids(conn: sqlite3.Connection) -> frozenset[int]:
+    """Ids of the managers banned now."""
+    rows = conn.execute("SELECT id FROM managers WHERE banned_at IS NOT NULL")
+    return frozenset(int(r[0]) for r in rows)
+
+
+def is_banned(conn: sqlite3.Connection, address: str) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM managers WHERE address = ? AND banned_at IS NOT NULL", (address,)
+    ).fetchone()
+    return row is not None
 
 
 def count_managers(conn: sqlite3.Connection, *, with_active_teams: bool = True) -> int:

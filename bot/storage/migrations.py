@@ -204,9 +204,23 @@ ALTER TABLE outbox ADD COLUMN failed_at TEXT;
 UPDATE outbox SET failed_at = next_attempt_at WHERE state = 'failed';
 """
 
+#: Auditable lots and the game master's console (RULES.md §4, §9): the seed
+#: committed when a round opens (kept by round number, so a rollback that
+#: removes the next open round keeps its published commitment), how often a
+#: round's evaluation was rolled back and corrected, and banned managers.
+#: Old rounds keep ``rounds.seed`` as they were; they have no commitment row.
+CONSOLE_V4 = """
+CREATE TABLE round_seeds (
+    round        INTEGER PRIMARY KEY,
+    seed         INTEGER NOT NULL CHECK (seed >= 0),
+    committed_at TEXT NOT NULL
+);
+ALTER TABLE rounds ADD COLUMN corrects INTEGER NOT NULL DEFAULT 0 CHECK (corrects >= 0);
+ALTER TABLE managers ADD COLUMN banned_at TEXT;
+"""
 
 
-def outbox_keeps_no_sent_bodies_v4(conn: sqlite3.Connection) -> None:
+def outbox_keeps_no_sent_bodies_v5(conn: sqlite3.Connection) -> None:
     """Every outbox row gets the size and SHA-256 digest of its bytes; rows
     already sent or failed for good lose their body (``raw`` becomes the empty
     blob: a welcome mail carried its password in clear). Queued rows keep theirs
@@ -236,8 +250,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
     Migration(2, "language of each manager", MANAGER_LANGUAGE_V2),
     Migration(3, "when an outgoing mail failed for good", OUTBOX_FAILED_AT_V3),
-    Migration(4, "no sent mail bodies at rest; indexes by kind, round, received time",
-              outbox_keeps_no_sent_bodies_v4),
+    Migration(4, "committed seeds, corrected rounds, banned managers", CONSOLE_V4),
+    Migration(5, "no sent mail bodies at rest; indexes by kind, round, received time",
+              outbox_keeps_no_sent_bodies_v5),
 )
 
 _LEDGER = """

@@ -194,10 +194,13 @@ def records(conn: sqlite3.Connection, *, kind: str | None = None,
 
 
 def unqueued_rounds(conn: sqlite3.Connection, kind: str) -> list[int]:
-    """Evaluated rounds with no outbox row of ``kind`` (e.g. newsletters never queued)."""
+    """Evaluated rounds with no outbox row of ``kind`` (e.g. newsletters never queued);
+    for a round evaluated again after a rollback, only rows queued since that
+    evaluation count (the earlier ones carried the results it corrects)."""
     rows = conn.execute(
         "SELECT r.number FROM rounds r WHERE r.state = 'evaluated' AND NOT EXISTS"
-        " (SELECT 1 FROM outbox o WHERE o.kind = ? AND o.round = r.number)"
+        " (SELECT 1 FROM outbox o WHERE o.kind = ? AND o.round = r.number"
+        "  AND (r.corrects = 0 OR o.created_at >= r.evaluated_at))"
         " ORDER BY r.number", (str(kind),),
     ).fetchall()
     return [int(r[0]) for r in rows]
@@ -218,3 +221,14 @@ def waiting_since(conn: sqlite3.Connection, before: datetime) -> int:
         "SELECT COUNT(*) FROM outbox WHERE state IN ('queued', 'sending')"
         " AND created_at <= ?", (time_to_db(before),),
     ).fetchone()[0])
+
+
+def cancel_unsent(conn: sqlite3.Connection, round_number: int, kinds: tuple[str, ...]) -> int:
+    """Cancel (remove) the queued, not yet sent mails of ``kinds`` about round
+    ``round_number``; sent ones stay. Returns how many were cancelled."""
+    marks = ", ".join("?" * len(kinds))
+    return conn.execute(
+        f"DELETE FROM outbox WHERE round = ? AND state IN ('queued', 'failed')"
+        f" AND kind IN ({marks})",
+        (round_number, *kinds),
+    ).rowcount

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from bot.storage.values import dec_to_db, time_to_db
+from bot.storage.values import dec_from_db, dec_to_db, time_to_db
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,3 +88,51 @@ def stored_report(conn: sqlite3.Connection, round_number: int, *, public: bool) 
 def evaluated_rounds(conn: sqlite3.Connection) -> list[int]:
     """Numbers of the rounds with a stored result, ascending."""
     return [int(r[0]) for r in conn.execute("SELECT round FROM round_results ORDER BY round")]
+
+
+@dataclass(frozen=True, slots=True)
+class UndoRow:
+    """What a round's evaluation changed for one team, to undo it."""
+
+    team_id: int
+    #: WP before the round's gain (or before its ageing, for a team that did not play).
+    wp_before: Decimal
+    #: PSZ before the round (None: the team did not play in it).
+    psz_before: Decimal | None
+    #: The round the team played before this one (None: never).
+    played_before: int | None
+
+
+def undo_rows(conn: sqlite3.Connection, round_number: int) -> list[UndoRow]:
+    """Every team whose WP or PSZ the evaluation of ``round_number`` changed."""
+    rows = conn.execute(
+        """
+        SELECT h.team_id,
+               (SELECT wp_before FROM wp_history f WHERE f.team_id = h.team_id
+                  AND f.round = :r ORDER BY f.kind = 'ageing' LIMIT 1) AS wp_before,
+               e.psz_before,
+               (SELECT MAX(p.round) FROM round_entries p
+                 WHERE p.team_id = h.team_id AND p.round < :r) AS played_before
+        FROM (SELECT DISTINCT team_id FROM wp_history WHERE round = :r) h
+        LEFT JOIN round_entries e ON e.team_id = h.team_id AND e.round = :r
+        ORDER BY h.team_id
+        """,
+        {"r": round_number},
+    )
+    return [UndoRow(int(r["team_id"]), dec_from_db(r["wp_before"]),
+                    dec_from_db(r["psz_before"]) if r["psz_before"] is not None else None,
+                    r["played_before"]) for r in rows]
+
+
+def delete_evaluation(conn: sqlite3.Connection, round_number: int) -> None:
+    """Remove the stored result, entries and WP history of ``round_number``."""
+    for table, column in (("wp_history", "round"), ("round_entries", "round"),
+                          ("round_results", "round")):
+        conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (round_number,))
+
+
+def has_ageing(conn: sqlite3.Connection, round_number: int) -> bool:
+    """Whether the teams aged at the evaluation of ``round_number``."""
+    return conn.execute(
+        "SELECT 1 FROM wp_history WHERE round = ? AND kind = 'ageing' LIMIT 1", (round_number,)
+    ).fetchone() is not None

@@ -136,3 +136,24 @@ def existing_by(conn: sqlite3.Connection, round_number: int) -> list[tuple[int, 
         (round_number,),
     ).fetchall()
     return [(int(r["id"]), dec_from_db(r["wp"])) for r in rows]
+
+
+def restore_played(
+    conn: sqlite3.Connection, team_id: int, *, wp: Decimal, psz: Decimal | None,
+    last_played_round: int | None,
+) -> None:
+    """Undo a round's changes to a team (``psz`` None: keep the PSZ)."""
+    if psz is None:
+        conn.execute("UPDATE teams SET wp = ? WHERE id = ?", (dec_to_db(wp), team_id))
+        return
+    conn.execute(
+        "UPDATE teams SET wp = ?, psz = ?, last_played_round = ? WHERE id = ?",
+        (dec_to_db(wp), dec_to_db(psz), last_played_round, team_id),
+    )
+
+
+def undelete(conn: sqlite3.Connection, team_id: int, round_number: int) -> None:
+    """A team deleted at the evaluation of ``round_number`` exists again (its
+    deletion stays announced, so the next evaluation deletes it again)."""
+    conn.execute("UPDATE teams SET deleted_round = NULL WHERE id = ? AND deleted_round = ?",
+                 (team_id, round_number))

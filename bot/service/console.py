@@ -1,0 +1,100 @@
+"""The game master's console use cases that mail or touch files: a new
+password mailed to a manager (``reset_password``) and a rollback that also
+takes the round's page out of the archive (``rollback``).
+
+The league does the state change (``League.reset_password``,
+``League.rollback``); this module adds the mail (through ``queue_mail``, in
+the same transaction) and the archive files.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from bot.league.service import League, RolledBack
+from bot.mail.compose import MailKind
+from bot.render.archive import round_stem, write_index
+from bot.render.environment import Environments
+from bot.render.model import RenderedMail
+from bot.service.outgoing import Sender, queue_mail
+from bot.storage.db import Database
+
+_PASSWORD_MAIL = {
+    "de": (
+        "{game}: dein neues Passwort",
+        "Hallo {name},\n\n"
+        "der Spielleiter hat dir ein neues Passwort gegeben. Dein altes Passwort gilt\n"
+        "nicht mehr. Schreibe ab jetzt in jede Mail an {address} die Zeile\n\n"
+        "    Passwort: {password}\n\n"
+        "Wenn du kein neues Passwort erbeten hast, antworte dem Spielleiter.\n\n"
+        "{game}\n",
+    ),
+    "en": (
+        "{game}: your new password",
+        "Hello {name},\n\n"
+        "the game master has given you a new password. Your old password no longer\n"
+        "works. From now on, put this line into every mail to {address}:\n\n"
+        "    Password: {password}\n\n"
+        "If you did not ask for a new password, tell the game master.\n\n"
+        "{game}\n",
+    ),
+}
+
+
+def password_mail(
+    password: str, *, language: str, name: str | None, game_name: str, game_address: str,
+) -> RenderedMail:
+    """The mail that carries a new password (German or English)."""
+    if language not in _PASSWORD_MAIL:
+        language = "de"
+    subject, body = _PASSWORD_MAIL[language]
+    greeting = name or ("Manager" if language == "de" else "manager")
+    fields = {"game": game_name, "name": greeting, "address": game_address,
+              "password": password}
+    return RenderedMail(subject.format(**fields), body.format(**fields), None, language)
+
+
+def reset_password(
+    db: Database, league: League, address: str, *, sender: Sender, game_name: str,
+    game_address: str, default_language: str, now: datetime,
+) -> tuple[str, int]:
+    """Give the manager at ``address`` a new password (the old one stops
+    working) and queue the mail that tells it, to that address only, in one
+    transaction. Returns the manager's address and the outbox row id."""
+    with db.transaction() as conn:
+        manager, password = league.reset_password(conn, address)
+        rendered = password_mail(
+            password, language=manager.language or default_language,
+            name=manager.display_name, game_name=game_name, game_address=game_address,
+        )
+        # One key per new hash: every reset is its own mail.
+        row = queue_mail(
+            conn, sender=sender, kind=MailKind.NOTICE, to=manager.address,
+            to_name=manager.display_name, rendered=rendered,
+            key=f"password/{manager.id}/{now.isoformat()}", now=now,
+        )
+    return manager.address, row
+
+
+def rollback(
+    league: League, now: datetime, round_number: int | None, *, archive_dir: Path | None,
+    game_name: str, language: str, environments: Environments | None = None,
+) -> tuple[RolledBack, list[Path]]:
+    """Roll back the last evaluation and remove its archive page (the index is
+    written again without it). Returns what was undone and the removed files."""
+    undone = league.rollback(now, round_number)
+    removed: list[Path] = []
+    if archive_dir is not None and Path(archive_dir).is_dir():
+        stem = round_stem(undone.round)
+        for suffix in (".html", ".txt", ".json"):
+            path = Path(archive_dir) / f"{stem}{suffix}"
+            if path.exists():
+                path.unlink()
+                removed.append(path)
+        if removed:
+            write_index(archive_dir, game_name=game_name, language=language, env=environments)
+    return undone, removed
+
+
+__all__ = ["password_mail", "reset_password", "rollback"]
