@@ -2,7 +2,8 @@
 the library. Each sub-command lives in its own module with a
 ``register(subparsers)`` function; library errors (input errors, ``StorageError``
 for an unusable database, OS errors) become one-line messages on stderr with
-exit status 2, never tracebacks.
+exit status 2, never tracebacks. Every command runs with the umask 0o077
+(``bot.storage.permissions``): the state it writes is private to its user.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "manager",
     "rollback",
     "verify",
+    "check",
 )
 
 
@@ -50,6 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from bot.storage.permissions import set_private_umask
+
+    set_private_umask()  # every file a command or the worker creates is the owner's only
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):

@@ -14,7 +14,9 @@ from bot.storage.db import DATABASE_FILE, Database, open_existing
 
 if TYPE_CHECKING:  # imported when used: the CLI starts fast
     from bot.config import Config
-    from bot.league.service import League
+    from bot.league.service import League, LeagueStatus
+    from bot.service.deadlines import DeadlineOutlook
+    from bot.storage.bounces import BouncedManager
 
 DEFAULT_STATE = Path("state")
 
@@ -92,7 +94,7 @@ def _not_started(args: argparse.Namespace, now: datetime) -> int:
     return 0
 
 
-def _outlook(config, after: datetime):  # -> DeadlineOutlook | None
+def _outlook(config: Config | None, after: datetime) -> DeadlineOutlook | None:
     if config is None:
         return None
     from bot.schedule import DeadlinePlan
@@ -101,7 +103,9 @@ def _outlook(config, after: datetime):  # -> DeadlineOutlook | None
     return deadline_outlook(DeadlinePlan(config.schedule), after)
 
 
-def outlook_warning(outlook, open_round: int | None, timezone: str | None) -> str | None:
+def outlook_warning(
+    outlook: DeadlineOutlook | None, open_round: int | None, timezone: str | None
+) -> str | None:
     """The line that tells the game master the planned deadlines run out."""
     if outlook is None or not outlook.running_out:
         return None
@@ -115,8 +119,9 @@ def outlook_warning(outlook, open_round: int | None, timezone: str | None) -> st
             f"round's (the last: {last}); {fix}")
 
 
-def _status_json(s, now: datetime, config, bounced, queue: dict[str, int],
-                 quarantine: tuple[int, int]) -> dict:
+def _status_json(s: LeagueStatus | None, now: datetime, config: Config | None,
+                 bounced: list[BouncedManager], queue: dict[str, int],
+                 quarantine: tuple[int, int]) -> dict[str, object]:
     from bot.schedule import DeadlinePlan
 
     out: dict[str, object] = {"now": now.isoformat(), "started": s is not None,

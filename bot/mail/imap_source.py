@@ -387,7 +387,7 @@ class ImapMailbox:
             heads = client.fetch(large, [HEADER_ITEM]) if large else {}
             for uid in chunk:
                 if uid in bodies and b"BODY[]" in bodies[uid]:
-                    raw, complete = bytes(bodies[uid][b"BODY[]"]), True
+                    raw, complete = bytes(bodies[uid][b"BODY[]"]), True  # type: ignore[call-overload]
                 elif uid in heads and (part := _header_part(heads[uid])) is not None:
                     raw, complete = header_section(part), False
                 else:
@@ -569,7 +569,7 @@ def _header_part(item: Mapping[bytes, object]) -> bytes | None:
     with or without the origin)."""
     for key, value in item.items():
         if isinstance(key, bytes) and key.startswith(b"BODY[HEADER]") and value is not None:
-            return bytes(value)  # type: ignore[arg-type]
+            return bytes(value)  # type: ignore[call-overload]
     return None
 
 

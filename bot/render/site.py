@@ -13,7 +13,7 @@ lineup can reach it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -133,8 +133,8 @@ def _team_pages(data: SiteData, reports: Mapping[int, RoundReport], language: st
     pages = []
     for team in data.teams:
         lines = []
-        wp_points = []
-        psz_points = []
+        wp_points: list[Point] = []
+        psz_points: list[Point] = []
         titles = 0
         for e in sorted(by_team.get(team.team_id, []), key=lambda e: e.round):
             report = reports.get(e.round)
@@ -167,7 +167,9 @@ def _team_pages(data: SiteData, reports: Mapping[int, RoundReport], language: st
     return pages
 
 
-def _streaks(lines: Sequence[TeamLine], good) -> tuple[int, int, int]:
+def _streaks(
+    lines: Sequence[TeamLine], good: Callable[[TeamLine], bool]
+) -> tuple[int, int, int]:
     """The longest run of consecutive rounds (by number) where ``good(line)``;
     (length, first round, last round)."""
     best = (0, 0, 0)

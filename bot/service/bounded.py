@@ -65,7 +65,8 @@ def run_bounded(
     ``HandlingFailed``). ``work`` and its result must be picklable."""
     if not isolate:
         return work(*args)
-    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    context = (multiprocessing.get_context("fork") if os.name == "posix"
+               else multiprocessing.get_context("spawn"))
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(target=_child, args=(sender, work, args), daemon=True)
     child.start()
@@ -80,7 +81,7 @@ def run_bounded(
             raise HandlingFailed(f"the child process died ({exc or 'no result'})") from None
         if not ok:
             raise HandlingFailed(payload)
-        return payload  # type: ignore[no-any-return]
+        return payload
     finally:
         receiver.close()
         if child.is_alive():

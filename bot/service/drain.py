@@ -13,7 +13,13 @@ clients recognise the duplicate.
 Failures: a 4xx reply for the message puts it back to ``queued`` with an
 exponential back-off (``base_backoff * 2**attempts``, capped) and after
 ``max_attempts`` makes it ``failed``; a 5xx reply makes it ``failed`` at
-once and is reported for the game master. A server that cannot be reached
+once and is reported for the game master.
+
+No body at rest: a message's ``raw`` bytes are dropped in the same
+transaction that marks it ``sent`` or ``failed`` (``bot.storage.outbox.finish``);
+the row keeps its Message-ID, recipient, kind, size and SHA-256 digest, and a
+failure keeps the error the digest reports. Queued messages keep their body
+until then. A server that cannot be reached
 at all stops the drain with everything still queued (the message that was
 in flight is not blamed: its attempts are not counted).
 """

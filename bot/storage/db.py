@@ -3,14 +3,19 @@ migrations on open.
 
 Every connection is configured the same way: autocommit mode
 (``isolation_level=None``, transactions are begun explicitly), WAL journal,
-foreign keys on, a busy timeout and ``sqlite3.Row`` rows. A connection is
-made per transaction, so the handle can be shared between threads; a nested
-``transaction()`` in the same thread reuses the open connection and becomes
-a SAVEPOINT (``savepoint(conn, name)``, also usable on its own).
+foreign keys on, secure delete (freed pages are zeroed), a busy timeout and
+``sqlite3.Row`` rows. A connection is made per transaction, so the handle
+can be shared between threads; a nested ``transaction()`` in the same thread
+reuses the open connection and becomes a SAVEPOINT (``savepoint(conn,
+name)``, also usable on its own).
 
 A read-only, full, corrupt or unopenable database surfaces as
 ``StorageError`` (``bot.storage.errors``) from ``connect()``, ``read()``,
 ``transaction()`` and ``open_database()``, never as a bare ``sqlite3`` error.
+
+Opening a database (``open_database``/``open_existing``) makes it private
+(``bot.storage.permissions``): the state directory 0700, the database and its
+WAL and shared-memory files 0600, whatever modes an older version left.
 """
 
 from __future__ import annotations
@@ -18,16 +23,21 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from bot.storage.errors import StorageError, storage_errors
 from bot.storage.migrations import apply_migrations, current_version
+from bot.storage.permissions import make_private
 
 __all__ = ["DATABASE_FILE", "Database", "Savepoint", "StorageError", "open_database",
            "open_existing", "savepoint"]
 
 DATABASE_FILE = "turnited.sqlite3"
+#: The files SQLite keeps beside the database in WAL mode.
+SIDE_SUFFIXES = ("-wal", "-shm")
+#: Bytes the WAL file keeps after a checkpoint (``PRAGMA journal_size_limit``).
+WAL_SIZE_LIMIT = 4 * 2**20
 #: How long a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_MS = 30_000
 
@@ -122,8 +132,14 @@ class Database:
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA foreign_keys = ON")
+        # Freed content is overwritten with zeros: a dropped mail body (with a
+        # password in clear) does not linger in the file's free pages.
+        conn.execute("PRAGMA secure_delete = ON")
         if not self.read_only:
             conn.execute("PRAGMA journal_mode = WAL")
+            # After a checkpoint the WAL file is cut back to this size: a
+            # round's burst of newsletters does not leave a large file behind.
+            conn.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
         conn.execute(f"PRAGMA synchronous = {'FULL' if self.durable else 'NORMAL'}")
         return conn
 
@@ -204,9 +220,11 @@ def open_database(state_dir: Path, *, durable: bool = True) -> Database:
     """Create ``state_dir`` if needed, open ``turnited.sqlite3`` in it and bring
     its schema up to date."""
     state_dir = Path(state_dir)
-    state_dir.mkdir(parents=True, exist_ok=True)
+    state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     db = Database(state_dir / DATABASE_FILE, durable=durable)
+    _private(db.path, state_dir)
     db.migrate()
+    _private(db.path)
     return db
 
 
@@ -218,5 +236,22 @@ def open_existing(path: Path, *, durable: bool = True) -> Database:
         raise StorageError(f"no league database at {str(path)!r}; is the state directory "
                            "right (--state DIR)? The bot creates it when it starts.")
     db = Database(path, durable=durable)
+    _private(path)
     db.migrate()
+    _private(path)
     return db
+
+
+def database_files(path: Path) -> tuple[Path, ...]:
+    """The database file and its WAL/shared-memory companions."""
+    path = Path(path)
+    return (path, *(path.with_name(path.name + s) for s in SIDE_SUFFIXES))
+
+
+def _private(path: Path, *dirs: Path) -> None:
+    """Tighten the modes of the database files (and ``dirs``); a file the bot
+    may not change (not its own, a read-only file system) is left as it is:
+    writing it then fails with a ``StorageError`` that says so."""
+    for target in (*dirs, *database_files(path)):
+        with suppress(OSError):
+            make_private(target)

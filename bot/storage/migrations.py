@@ -9,6 +9,7 @@ Never edit a released migration; append a new one.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import unicodedata
 from collections.abc import Callable
@@ -256,7 +257,7 @@ def clean_stored_names_v5(conn: sqlite3.Connection) -> None:
             continue
         new_name = _without_format_characters(name) or name
         new_short = _without_format_characters(short_name) or short_name
-        new_key = _name_key_v5(new_name)
+        new_key: str | None = _name_key_v5(new_name)
         clash = conn.execute(
             "SELECT 1 FROM teams WHERE name_key = ? AND id != ?", (new_key, team_id)
         ).fetchone()
@@ -277,12 +278,40 @@ def clean_stored_names_v5(conn: sqlite3.Connection) -> None:
                 (_without_format_characters(display_name) or None, manager_id),
             )
 
+def outbox_keeps_no_sent_bodies_v6(conn: sqlite3.Connection) -> None:
+    """Every outbox row gets the size and SHA-256 digest of its bytes; rows
+    already sent or failed for good lose their body (``raw`` becomes the empty
+    blob: a welcome mail carried its password in clear). Queued rows keep theirs
+    until the drain delivers them. Plus the indexes of the queries that scanned:
+    the outbox by kind and round, inbound mail and moves by received time."""
+    conn.execute("ALTER TABLE outbox ADD COLUMN size INTEGER")
+    conn.execute("ALTER TABLE outbox ADD COLUMN sha256 TEXT")
+    ids = [int(r[0]) for r in conn.execute("SELECT id FROM outbox ORDER BY id")]
+    for row_id in ids:  # one body at a time: bounded memory on a large outbox
+        raw = bytes(conn.execute("SELECT raw FROM outbox WHERE id = ?", (row_id,)).fetchone()[0])
+        conn.execute("UPDATE outbox SET size = ?, sha256 = ? WHERE id = ?",
+                     (len(raw), hashlib.sha256(raw).hexdigest(), row_id))
+    # Empty the bodies, then write the finished rows again: the pages that held
+    # large rows are packed (SQLite rebalances on delete, not on a shrinking update).
+    conn.execute("UPDATE outbox SET raw = X'' WHERE state IN ('sent', 'failed')")
+    conn.execute("CREATE TEMP TABLE outbox_finished AS SELECT * FROM outbox"
+                 " WHERE state IN ('sent', 'failed')")
+    conn.execute("DELETE FROM outbox WHERE state IN ('sent', 'failed')")
+    conn.execute("INSERT INTO outbox SELECT * FROM temp.outbox_finished")
+    conn.execute("DROP TABLE temp.outbox_finished")
+    conn.execute("CREATE INDEX outbox_kind_round ON outbox (kind, round)")
+    conn.execute("CREATE INDEX inbound_received ON inbound (received_at)")
+    conn.execute("CREATE INDEX moves_received ON moves (received_at)")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
     Migration(2, "language of each manager", MANAGER_LANGUAGE_V2),
     Migration(3, "when an outgoing mail failed for good", OUTBOX_FAILED_AT_V3),
     Migration(4, "committed seeds, corrected rounds, banned managers", CONSOLE_V4),
     Migration(5, "names without format characters", clean_stored_names_v5),
+    Migration(6, "no sent mail bodies at rest; indexes by kind, round, received time",
+              outbox_keeps_no_sent_bodies_v6),
 )
 
 _LEDGER = """

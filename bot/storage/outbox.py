@@ -3,10 +3,17 @@
 States (``OutboxState``): ``queued`` -> ``sending`` -> ``sent`` | ``failed``
 (or back to ``queued`` to retry). The drain that moves messages through
 them is ``bot.service.drain``; this module only reads and writes rows.
+
+No password in clear at rest: a row keeps its body (``raw``) only while it
+may still be sent. ``finish`` empties it (the zero-length blob: the column
+stays NOT NULL, no table rebuild) when the message is ``sent`` or ``failed``
+for good; what stays is its Message-ID, recipient, kind, round, ``size`` and
+the SHA-256 ``sha256`` of the bytes that were (or would have been) sent.
 """
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
@@ -63,9 +70,10 @@ def enqueue(
     at = time_to_db(now)
     conn.execute(
         "INSERT OR IGNORE INTO outbox (message_id, kind, recipient, raw, created_at, state,"
-        " attempts, next_attempt_at, inbound_id, round)"
-        " VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?)",
-        (message_id, str(kind), recipient, bytes(raw), at, at, inbound_id, round),
+        " attempts, next_attempt_at, inbound_id, round, size, sha256)"
+        " VALUES (?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?, ?)",
+        (message_id, str(kind), recipient, bytes(raw), at, at, inbound_id, round, len(raw),
+         hashlib.sha256(raw).hexdigest()),
     )
     row = conn.execute("SELECT id FROM outbox WHERE message_id = ?", (message_id,)).fetchone()
     return int(row[0])
@@ -111,15 +119,30 @@ def finish(
     conn: sqlite3.Connection, row_id: int, state: OutboxState, attempts: int,
     error: str | None, at: datetime,
 ) -> None:
-    """Mark a message ``sent`` or ``failed`` for good."""
+    """Mark a message ``sent`` or ``failed`` for good and drop its body (its
+    size and digest stay; the failure's recipient and error are what the
+    game master's digest reports).
+
+    The row is deleted and inserted again, same id, without its body: an
+    UPDATE would leave the b-tree page that held the large row almost empty
+    for good (SQLite rebalances pages on a delete, not on a shrinking
+    update), and the outbox would grow by a page per mail ever sent."""
     if state not in (OutboxState.SENT, OutboxState.FAILED):
         raise ValueError(f"a message finishes as sent or failed, not {state!r}")
-    conn.execute(
-        "UPDATE outbox SET state = ?, attempts = ?, last_error = ?, sent_at = ?,"
-        " failed_at = ? WHERE id = ?",
-        (str(state), attempts, error, time_to_db(at) if state == OutboxState.SENT else None,
-         time_to_db(at) if state == OutboxState.FAILED else None, row_id),
+    columns = [str(r[1]) for r in conn.execute("PRAGMA table_info(outbox)")]
+    row = conn.execute(f"SELECT {', '.join(columns)} FROM outbox WHERE id = ?",
+                       (row_id,)).fetchone()
+    if row is None:
+        raise ValueError(f"outbox message {row_id} does not exist")
+    values = dict(zip(columns, tuple(row), strict=True))
+    values.update(
+        state=str(state), attempts=attempts, last_error=error, raw=b"",
+        sent_at=time_to_db(at) if state == OutboxState.SENT else None,
+        failed_at=time_to_db(at) if state == OutboxState.FAILED else None,
     )
+    conn.execute("DELETE FROM outbox WHERE id = ?", (row_id,))
+    conn.execute(f"INSERT INTO outbox ({', '.join(columns)})"
+                 f" VALUES ({', '.join('?' * len(columns))})", tuple(values.values()))
 
 
 def requeue(
@@ -138,6 +161,37 @@ def requeue(
             " next_attempt_at = ? WHERE id = ?",
             (attempts, error, time_to_db(retry_at), row_id),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """What the outbox keeps of a message (``raw`` is empty once it is finished)."""
+
+    message_id: str
+    kind: str
+    recipient: str
+    state: str
+    round: int | None
+    size: int
+    sha256: str
+    raw: bytes
+
+
+def records(conn: sqlite3.Connection, *, kind: str | None = None,
+            round: int | None = None) -> list[Record]:  # the column's name
+    """The outbox rows (of ``kind``, of ``round``), oldest first."""
+    where: list[str] = []
+    args: list[object] = []
+    if kind is not None:
+        where.append("kind = ?")
+        args.append(str(kind))
+    if round is not None:
+        where.append("round = ?")
+        args.append(round)
+    sql = ("SELECT message_id, kind, recipient, state, round, size, sha256, raw FROM outbox"
+           + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id")
+    return [Record(r[0], r[1], r[2], r[3], r[4], int(r[5] or 0), r[6] or "", bytes(r[7]))
+            for r in conn.execute(sql, args)]
 
 
 def unqueued_rounds(conn: sqlite3.Connection, kind: str) -> list[int]:

@@ -43,6 +43,15 @@ class Game:
         finally:
             conn.close()
 
+    def delivered(self, message_id: str) -> bytes:
+        """The bytes of a mail the bot delivered (the outbox keeps no body once
+        a mail is sent: it lies in the Maildir's ``sent`` folder)."""
+        for path in sorted((self.state / "maildir" / "sent").glob("*/*")):
+            raw = path.read_bytes()
+            if f"Message-ID: {message_id}".encode() in raw:
+                return raw
+        raise AssertionError(f"no delivered mail with Message-ID {message_id}")
+
     def set_config(self, old: str, new: str) -> None:
         text = self.config.read_text(encoding="utf-8")
         assert old in text

@@ -53,12 +53,14 @@ def test_managers_json_lists_every_manager_with_teams_as_the_database_has_them(g
 def test_managers_text_follows_the_game_language(game: Game):
     status, out, _ = game.cli("managers")
     assert status == 0
+    name, short, wp, _address = game.query(ACTIVE_TEAMS)[0]
+    whole, cents = str(Decimal(wp).quantize(Decimal("0.01"))).split(".")
     assert out.startswith("8 Manager mit Mannschaft:")
-    assert "Alemannia Lübeck (Alemannia)  WP 91," in out  # German decimal comma
+    assert f"{name} ({short})  WP {whole},{cents}" in out  # German decimal comma
     game.set_config("language: de", "language: en")
     status, out, _ = game.cli("managers")
     assert out.startswith("8 manager(s) with a team:")
-    assert "Alemannia Lübeck (Alemannia)  WP 91." in out
+    assert f"{name} ({short})  WP {whole}.{cents}" in out
 
 
 def test_missing_lists_the_teams_without_a_move_and_drops_one_that_sends(game: Game):

@@ -196,6 +196,10 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
         conn.execute("ALTER TABLE rounds DROP COLUMN corrects")
         conn.execute("ALTER TABLE managers DROP COLUMN banned_at")
         conn.execute("UPDATE rounds SET seed = NULL WHERE state = 'open'")
+        for index in ("outbox_kind_round", "inbound_received", "moves_received"):  # and v5
+            conn.execute(f"DROP INDEX {index}")
+        conn.execute("ALTER TABLE outbox DROP COLUMN size")
+        conn.execute("ALTER TABLE outbox DROP COLUMN sha256")
         conn.execute("DELETE FROM schema_migrations WHERE version >= 4")
     conn.close()
     old = League(open_database(tmp_path / "state"), SEASON)

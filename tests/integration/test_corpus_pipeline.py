@@ -29,6 +29,7 @@ from bot.league.settings import LeagueSettings
 from bot.mail.compose import ComposeError, is_message_id
 from bot.mail.maildir_transport import deliver, read_sent
 from bot.mail.reading import read_message
+from bot.mail.spool import read_spooled
 from tests.mail.test_corpus import BOT, EXPECTED, FILES, HUMAN
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -139,8 +140,7 @@ def test_spooled_byte_for_byte_and_ledgered_with_its_kind(run: Run, path: Path) 
     row_id, source, sha, spool_path, _sender, kind, outcome, _mid = run.inbound[number(path)]
     assert source == "maildir"
     assert sha == hashlib.sha256(raw).hexdigest()
-    spooled = run.app.config.state_dir / "spool" / spool_path
-    assert spooled.read_bytes() == raw
+    assert read_spooled(run.app.config.state_dir / "spool", spool_path) == raw
     assert kind == EXPECTED[number(path)][0]
     assert outcome and not outcome.startswith("internal_error"), outcome
     assert row_id > 0

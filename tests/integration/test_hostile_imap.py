@@ -15,12 +15,13 @@ from bot.cli import main
 from tests.integration.test_imap_pipeline import (
     ANNA,
     BERND,
-    Clock,
+    START,
     imap_config,
     make_app,
     player_mail,
 )
 from tests.servers import DovecotServer, SmtpServer
+from tests.support.clock import FakeClock
 
 pytestmark = pytest.mark.servers
 
@@ -35,7 +36,7 @@ def outcomes(app) -> list[str]:  # type: ignore[no-untyped-def]
 def test_a_50_mb_mail_is_answered_from_its_header_and_memory_stays_small(
     tmp_path: Path, dovecot: DovecotServer, smtp_server: SmtpServer
 ) -> None:
-    app = make_app(imap_config(tmp_path, dovecot, smtp_server), Clock())
+    app = make_app(imap_config(tmp_path, dovecot, smtp_server), FakeClock(START))
     try:
         head = player_mail(ANNA, "Riesig", "x").split(b"\r\n\r\n", 1)[0]
         line = b"B" * 998 + b"\r\n"
@@ -66,7 +67,7 @@ def test_a_mail_that_always_fails_goes_to_quarantine_digest_and_status(
     tmp_path: Path, dovecot: DovecotServer, smtp_server: SmtpServer,
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    app = make_app(imap_config(tmp_path, dovecot, smtp_server), Clock())
+    app = make_app(imap_config(tmp_path, dovecot, smtp_server), FakeClock(START))
     try:
         bad = player_mail("Eve <eve@player.example>", "Lineup", "New team: Kaputt\n5-5-20-25-35\n")
         real = inbound.parse_moves

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.mail import spool as spool_module
-from bot.mail.spool import spool, spool_many
+from bot.mail.spool import read_spooled, spool, spool_many
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
@@ -25,18 +25,18 @@ def test_a_batch_is_spooled_byte_for_byte_with_one_flush(
     raws = [f"mail {n}\r\n".encode() * (n + 1) for n in range(5)] + [b"mail 0\r\n"]
     out = spool_many(tmp_path, raws, NOW)
     assert len(flushes) == 1
-    assert [m.path.read_bytes() for m in out] == raws
+    assert [read_spooled(tmp_path, m.relative_path) for m in out] == raws
     assert [m.sha256 for m in out] == [hashlib.sha256(r).hexdigest() for r in raws]
     assert out[0].path == out[-1].path  # the same bytes, one file
-    assert all(m.relative_path == f"2026-12/{m.sha256}.eml" for m in out)
+    assert all(m.relative_path == f"2026-12/{m.sha256}.eml.gz" for m in out)
     assert sorted(p.name for p in (tmp_path / "2026-12").iterdir()) == sorted(
-        {f"{m.sha256}.eml" for m in out})  # no temporary file left
+        {f"{m.sha256}.eml.gz" for m in out})  # no temporary file left
     assert spool_many(tmp_path, [], NOW) == [] and len(flushes) == 1
 
 
 def test_a_half_written_file_from_a_crash_is_written_again(tmp_path: Path) -> None:
     raw = b"From: a@b.example\r\n\r\nTeam: 10-10-15-15-20\r\n"
     first = spool(tmp_path, raw, NOW)
-    first.path.write_bytes(raw[:7])  # what a power cut before the flush may leave
+    first.path.write_bytes(first.path.read_bytes()[:7])  # what a power cut may leave
     again = spool(tmp_path, raw, NOW)
-    assert again.path == first.path and again.path.read_bytes() == raw
+    assert again.path == first.path and read_spooled(tmp_path, again.relative_path) == raw

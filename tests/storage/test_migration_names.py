@@ -8,7 +8,8 @@ from bot.storage import Database, open_database
 from bot.storage.migrations import MIGRATIONS, apply_migrations
 
 T0 = "2026-01-01T00:00:00+00:00"
-BEFORE = [m for m in MIGRATIONS if m.name != "names without format characters"]
+NAMES = next(m for m in MIGRATIONS if m.name == "names without format characters")
+BEFORE = [m for m in MIGRATIONS if m.version < NAMES.version]
 
 
 def _old_state(tmp_path, teams: list[tuple[str, str, str]], manager: str) -> None:

@@ -1,0 +1,58 @@
+"""``turnited check [--state DIR] [--json] [--min-free-mb N]``: is the state
+fit to run on? Reports the database's integrity and foreign keys, its schema
+version, file permissions, free disk space, missing spool files and the
+outbox backlog (``bot.service.health``), in the game's language; exit status
+0 when all is well, 1 when something needs the game master. It never needs
+the mail passwords and changes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+
+def _settings(args: argparse.Namespace) -> tuple[Path, str]:
+    """The state directory and the output language (from --config if it exists)."""
+    config_path = Path(args.config)
+    language, state = "de", Path(args.state) if args.state else None
+    if config_path.is_file():
+        from bot.config import load_config
+
+        config = load_config(config_path, check_secrets=False)
+        language = config.game.language
+        state = state or config.state_dir
+    return state or Path("state"), args.language or language
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from bot.service.health import check_state, text
+
+    state, language = _settings(args)
+    findings = check_state(state, now=datetime.now(UTC),
+                           min_free_bytes=args.min_free_mb * 2**20)
+    ok = all(f.ok for f in findings)
+    if args.json:
+        print(json.dumps({"state_dir": str(state), "ok": ok,
+                          "findings": [f.as_json(language) for f in findings]},
+                         ensure_ascii=False, indent=2))
+    else:
+        mark = {True: "ok    ", False: "FEHLER" if language == "de" else "PROBLEM"}
+        for finding in findings:
+            print(f"{mark[finding.ok]:7} {finding.topic:12} {text(finding, language)}")
+    return 0 if ok else 1
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("check", help="check the state: integrity, permissions, disk, spool, "
+                                     "outbox (exit status 1 on a problem)")
+    p.add_argument("--state", metavar="DIR",
+                   help="state directory (default: the configuration's, else ./state)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--min-free-mb", type=int, default=100, metavar="N",
+                   help="report a problem below N MB of free disk (default: %(default)s)")
+    p.add_argument("--language", choices=("de", "en"),
+                   help="output language (default: the configuration's game.language)")
+    p.set_defaults(handler=cmd_check)
