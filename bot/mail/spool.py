@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from bot.errors import TurnitedError
+
 #: The suffix of a spooled mail (gzip); ``.eml`` files of older versions stay readable.
 SUFFIX = ".eml.gz"
 LEGACY_SUFFIX = ".eml"
@@ -34,7 +36,7 @@ LEGACY_SUFFIX = ".eml"
 COMPRESSLEVEL = 6
 
 
-class SpoolFileMissing(FileNotFoundError):
+class SpoolFileMissing(TurnitedError, FileNotFoundError):
     """A ledgered mail's spool file is gone (deleted or never restored from a backup)."""
 
 

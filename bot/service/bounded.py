@@ -36,13 +36,15 @@ import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from bot.errors import TurnitedError
+
 T = TypeVar("T")
 
 #: A mail larger than this (bytes) is read in a child process from its first attempt.
 ISOLATE_ABOVE = 64 * 1024
 
 
-class HandlingTimeout(TimeoutError):
+class HandlingTimeout(TurnitedError, TimeoutError):
     """The work for one mail ran longer than its budget and was stopped."""
 
     def __init__(self, seconds: float) -> None:
@@ -53,7 +55,7 @@ class HandlingTimeout(TimeoutError):
         self.seconds = seconds
 
 
-class HandlingFailed(RuntimeError):
+class HandlingFailed(TurnitedError, RuntimeError):
     """The isolated work raised (``detail`` is the child's exception line) or died."""
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from bot.errors import TurnitedError
 from bot.mail.compose import MailKind
 from bot.render.model import RenderedMail
 from bot.service.context import Context
@@ -27,7 +28,7 @@ DEFAULT_SUBJECT = {"de": "Nachricht der Spielleitung", "en": "A message from the
 MAX_BYTES = 256 * 1024
 
 
-class BroadcastError(ValueError):
+class BroadcastError(TurnitedError, ValueError):
     """An announcement that cannot be sent as it is."""
 
 
