@@ -98,7 +98,7 @@ def writing(game: Game) -> bool:
 
 
 def spooled(game: Game) -> int:
-    return len(list((game.state / "spool").glob("*/*.eml")))
+    return len(list((game.state / "spool").glob("*/*.eml.gz")))
 
 
 def inbound_ids(game: Game) -> list[str]:
