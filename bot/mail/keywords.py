@@ -1,0 +1,160 @@
+"""The mail grammar's vocabulary (RULES.md §11): keyword spellings and their
+commands, the reading limits, the text patterns a line is classified by, and
+the word lists the language of a mail is guessed from.
+
+Tables and patterns only, plus the small helpers that read them directly
+(``strip_subject_prefixes``, ``keyword_display``, ``normalise``); what a line
+means is decided in ``bot.mail.grammar``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+EXAMPLE_LINEUP = "10-10-15-15-20"
+#: Longest body line that is read (a command line is far shorter).
+MAX_LINE_CHARS = 1000
+#: Longest Subject that is read (after reply/forward prefixes).
+MAX_SUBJECT_CHARS = 1000
+#: Longest text handed to ``Lineup.parse`` (the longest written-out lineup
+#: has about 65 characters).
+MAX_LINEUP_CHARS = 200
+#: At most this many colons are tried when a line is split into NAME: LINEUP.
+MAX_COLONS = 12
+#: A too-long line is quoted with this many characters and an ellipsis.
+QUOTED_CHARS = 60
+
+# (command, language or None for both, spellings); longer spellings first.
+_KEYWORDS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
+    ("register", "de", ("neues team", "neue mannschaft")),
+    ("register", "en", ("new team",)),
+    ("short", "de", ("kurzname", "kürzel", "kuerzel")),
+    ("short", "en", ("short name", "shortname", "short-name")),
+    ("forgot", "de", ("passwort vergessen", "kennwort vergessen")),
+    ("forgot", "en", ("forgot password", "forgot my password", "forgotten password",
+                      "password forgotten", "lost password", "lost my password")),
+    ("password", "de", ("passwort", "kennwort")),
+    ("password", "en", ("password",)),
+    ("manager", None, ("manager",)),
+    ("withdraw", "de", ("zurückziehen", "zurueckziehen")),
+    ("withdraw", "en", ("withdraw",)),
+    ("lineup", "de", ("aufstellung",)),
+    ("lineup", "en", ("lineup", "line-up", "line up")),
+    ("team", "de", ("mannschaft",)),
+    ("team", None, ("team",)),
+    ("status", None, ("status",)),
+    ("help", "de", ("hilfe",)),
+    ("help", "en", ("help",)),
+)
+SPELLING: dict[str, tuple[str, str | None]] = {
+    spelling: (command, language)
+    for command, language, spellings in _KEYWORDS
+    for spelling in spellings
+}
+#: Each spelling -> its command (for typo correction).
+COMMAND_OF: dict[str, str] = {spelling: command for spelling, (command, _) in SPELLING.items()}
+KEYWORD = re.compile(
+    r"^(?P<kw>"
+    + "|".join(
+        re.escape(s).replace(r"\ ", r"\s+")
+        for s in sorted(SPELLING, key=len, reverse=True)
+    )
+    + r")(?![\w-])(?P<sep>\s*[:=]\s*|\s+|(?=[?!.]*$))(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+EXAMPLES = {
+    "team": "Team: Rote Teufel",
+    "register": "Neues Team: FC Wanderer Altona / Wanderer",
+    "short": "Kurzname: Wanderer",
+    "password": "Passwort: k7f-x2q",
+    "manager": "Manager: Hans Meier",
+    "withdraw": "Zurückziehen: Rote Teufel",
+}
+MISSING = {
+    "team": "no team name after the keyword",
+    "register": "no name for the new team after the keyword",
+    "short": "no short name after the keyword",
+    "password": "no password after the keyword",
+    "manager": "no manager name after the keyword",
+    "withdraw": "no team name after the keyword",
+}
+
+_SUBJECT_PREFIX = re.compile(
+    r"^\s*+(?:(?:re|aw|wg|fwd|fw|antw|antwort|sv|vs|tr|wtr|rif|enc)\s*+(?:\[\d+\]|\(\d+\))?+"
+    r"\s*+:\s*+)+",
+    re.IGNORECASE,
+)
+GERMAN_PREFIX = re.compile(r"^\s*(?:aw|wg|antw|antwort)\s*:", re.IGNORECASE)
+_BULLET = re.compile(r"^[-*•·–]\s+(?=\S)")  # not "1." - think of "1. FC Köln"
+_SPACES = re.compile(r"[\s\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
+LETTER = re.compile(r"[^\W\d_]")
+WORD = re.compile(r"[^\W\d_]+")
+NUMBER = re.compile(r"\d+")
+DOTTED = re.compile(r"\d\.\d+\.\d")
+LINEUP_CHARS = re.compile(r"^[\w\s\-/,;:=.+]*$")
+#: The lineup at the end of ``NAME 10-10-15-15-20`` (searched, leftmost start
+#: after a space: the name is what comes before it; lines have single spaces).
+TAIL_LINEUP = re.compile(
+    r"(?<=\s)(?P<lineup>[+-]?\d++(?:[.,]\d++)?+(?:\s?[-/]\s?[+-]?\d++(?:[.,]\d++)?+){3,5})"
+    r"\s?\.?$"
+)
+#: Four or more numbers of at most three digits joined by ``-`` or ``/``
+#: (``10-10-15-15-20``; not a phone number's ``0171-...`` or a date).
+LINEUP_RUN = re.compile(
+    r"(?<![\w.,+/-])(?!0\d)\d{1,3}(?:\s*[-/]\s*\d{1,3}){3,}(?!\d|\s*[-/]\s*\d)"
+)
+LABELLED_PAIR = re.compile(r"(?<![^\W\d_])([^\W\d_]+)\s*[=:]?\s*\d+")
+LINEUP_WORD = re.compile(r"\b(?:aufstellung|line-?\s?up)\b", re.IGNORECASE)
+LINEUP_LEFT = re.compile(
+    r"^(?:aufstellung|line-?\s?up)\b\s*(?:(?:für|fuer|for|von|of)\b\s*)?(?P<team>.*)$",
+    re.IGNORECASE,
+)
+FOR_TEAM = re.compile(r"^(?:für|fuer|for)\s++(?P<team>[^:]++):\s*+(?P<lineup>.+)$", re.IGNORECASE)
+#: A comment to the end of the line: ``#`` or ``//`` at the start or after a space.
+LINE_COMMENT = re.compile(r"(?:^|(?<=\s))(?:#|//)")
+NUMBER_RUN = re.compile(r"\d+")
+GLUED = re.compile(r"\d[^\W\d_]|[^\W\d_]\d")
+UNLABELLED = re.compile(r"[\d\s\-/,;:.]+")
+TEAM_LEFT = re.compile(r"^(?:team|mannschaft)\s*:\s*(?P<team>.+)$", re.IGNORECASE)
+QUOTES = "\"'„“”‚‘’»«"
+
+EN_ROW_WORDS = frozenset(
+    {"goalkeeper", "keeper", "goalie", "sweeper", "defence", "defense", "midfield",
+     "attack", "forward", "forwards", "striker"}
+)
+DE_ROW_WORDS = frozenset(
+    {"torwart", "torhüter", "torhueter", "ausputzer", "libero", "verteidigung", "abwehr",
+     "mittelfeld", "sturm", "angriff"}
+)
+EN_WORDS = frozenset(
+    {"hello", "hi", "dear", "thanks", "thank", "regards", "cheers", "best", "please", "my",
+     "the", "and", "is", "for", "with", "here", "this", "yours", "sincerely", "kind"}
+)
+DE_WORDS = frozenset(
+    {"hallo", "liebe", "lieber", "danke", "dank", "gruß", "grüße", "gruss", "gruesse",
+     "grüßen", "viele", "mfg", "lg", "vg", "bitte", "mein", "meine", "und", "ist", "für",
+     "mit", "hier", "die", "der", "das", "ich", "anbei", "moin", "servus", "schöne", "beste"}
+)
+
+
+def strip_subject_prefixes(subject: str) -> str:
+    """``"AW: Re: Fwd: Aufstellung"`` -> ``"Aufstellung"``."""
+    return _SUBJECT_PREFIX.sub("", subject or "").strip()
+
+
+def keyword_display(spelling: str) -> str:
+    """How a keyword is shown in a reply: ``aufstellung`` -> ``Aufstellung``,
+    ``neues team`` -> ``Neues Team``, ``short name`` -> ``Short name``."""
+    _, language = SPELLING[spelling]
+    words = spelling.split(" ")
+    if language == "de":
+        return " ".join(w[:1].upper() + w[1:] for w in words)
+    return spelling[:1].upper() + spelling[1:]
+
+
+
+def normalise(line: str) -> str:
+    line = _SPACES.sub(" ", unicodedata.normalize("NFC", line)).strip()
+    return _BULLET.sub("", line).strip()
+
