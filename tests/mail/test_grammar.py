@@ -14,6 +14,7 @@ from bot.mail.reading import read_message
 from bot.rules.errors import InvalidLineupError
 from bot.rules.lineup import LABELS, Lineup
 from bot.rules.requests import (
+    TYPO,
     AskHelp,
     AskStatus,
     GivePassword,
@@ -428,8 +429,12 @@ _LINEUP_LINES = st.text(alphabet="0123456789-/ ,:.TAVMStavms=\n", max_size=120)
 @given(_LINEUP_LINES)
 def test_parse_moves_never_raises_on_lineup_like_text(text: str) -> None:
     moves = parse_moves("", text)
+    typos = {n.value for n in moves.notes if n.kind == TYPO}
     for request in moves.requests:
-        assert isinstance(request, SetLineup)
+        # Only a lineup, or (RULES.md §11) a word within one edit of "Team"
+        # (e.g. "TAM:0") read as that keyword, and then named as a typo.
+        assert isinstance(request, SetLineup) or (
+            isinstance(request, SelectTeam) and typos), (request, moves.notes)
 
 
 lineups = st.builds(
