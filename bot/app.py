@@ -13,11 +13,11 @@ import logging
 import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
-from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
 from bot.config import Config
+from bot.config.use_cases import game_settings, ingest_settings, sender_of
 from bot.league.service import EvaluationResult, League
 from bot.league.settings import LeagueSettings
 from bot.mail.transport import MailSender, MailSource
@@ -25,11 +25,10 @@ from bot.render.environment import Environments
 from bot.render.model import RenderedMail
 from bot.schedule import DeadlinePlan
 from bot.service import notices, publish, remind
-from bot.service.context import Context, GameSettings
+from bot.service.context import Context
 from bot.service.deadlines import deadline_outlook
 from bot.service.drain import DrainReport
-from bot.service.inbound import Ingestor, IngestSettings, PollReport, poll
-from bot.service.outgoing import Sender
+from bot.service.inbound import Ingestor, PollReport, poll
 from bot.storage.db import Database, open_database
 
 log = logging.getLogger(__name__)
@@ -52,29 +51,13 @@ class App:
         self.db = db or open_database(config.state_dir)
         self.league = League(self.db, league_settings or config.league_settings())
         self.plan = DeadlinePlan(config.schedule)
-        name, address = parseaddr(config.mail.from_header)
-        self.from_name = name or config.game.name
-        self.from_address = address or config.mail.address
+        sender_of_mail = sender_of(config)
+        self.from_name, self.from_address = sender_of_mail.name, sender_of_mail.address
         self.environments = Environments(archive_url=config.archive.url)
-        self.services = Context(self.db, self.league, GameSettings(
-            game_name=config.game.name, game_address=config.mail.address,
-            language=config.game.language, newsletter_language=config.newsletter.language,
-            timezone=config.schedule.timezone, sender=Sender(self.from_address, self.from_name),
-            gm_address=config.gm.address, gm_name=config.gm.name,
-            archive_dir=config.state_dir / "archive",
-            extra_recipients=tuple(config.newsletter.extra_recipients),
-        ), clock, self.environments)
-        limits = config.mail.limits
-        self.ingestor = Ingestor(self.db, self.league, IngestSettings(
-            bot_address=config.mail.address, spool_dir=config.state_dir / "spool",
-            from_name=self.from_name, own_addresses=frozenset({self.from_address.lower()}),
-            timezone=config.schedule.timezone, game_name=config.game.name,
-            language=config.game.language, max_text_bytes=limits.max_text_bytes,
-            max_command_lines=limits.max_command_lines,
-            max_mails_per_hour=limits.max_mails_per_hour,
-            max_mail_bytes=limits.max_mail_bytes, handling_seconds=limits.handling_seconds,
-            max_attempts=limits.max_attempts, authserv_id=config.mail.trust.authserv_id,
-        ), clock=clock, environments=self.environments)
+        self.services = Context(self.db, self.league, game_settings(config), clock,
+                                self.environments)
+        self.ingestor = Ingestor(self.db, self.league, ingest_settings(config), clock=clock,
+                                 environments=self.environments)
 
     def ensure_started(self) -> None:
         """Open round 1 (with the first planned deadline) in an empty league."""

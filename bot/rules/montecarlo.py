@@ -226,7 +226,9 @@ class _Sampler:
         chances, goal, convolve, goals = self.chances, self.goal, np.convolve, self.goals
         # A pair's law depends only on both sides' chances and goal
         # probabilities: pairs that agree share one table (the same bits).
-        laws, shared, fresh, copies = self.laws, [], [], []
+        laws, fresh = self.laws, []
+        shared: list[tuple[int, int]] = []
+        copies: list[tuple[int, int]] = []
         lows, pmfs = [], []
         for pair in pairs.tolist():
             a, b = divmod(pair, self.lineups)
