@@ -43,7 +43,14 @@ from email.utils import parseaddr
 
 from bot.league import outcome as oc
 from bot.league.errors import BadAddress, BadTime, NoOpenRound
-from bot.league.names import choose_names, clean, find_clash, is_reserved, name_key
+from bot.league.names import (
+    choose_names,
+    clean,
+    find_clash,
+    is_reserved,
+    name_key,
+    unique_short_name,
+)
 from bot.league.outcome import ManagerInfo, MoveOutcome, Notice, TeamState
 from bot.league.passwords import generate_password, hash_password, verify_password
 from bot.league.settings import LeagueSettings
@@ -251,13 +258,17 @@ class _Mail:
             self.fail(oc.TOO_MANY_TEAMS, team=choice.name, limit=s.max_teams, line=request.line,
                       new_teams=new_teams, withdraw=new_teams[-1] if new_teams else None)
             return
+        # Short names are unique for good (RULES.md §7): a later team whose
+        # short name reads like a stored one gets a number, once, here.
+        stored = team_rows.all_short_names(self.conn)
+        short, clash = unique_short_name(choice.short_name, [sh for _, sh in stored], s.short_max)
         team_id = team_rows.insert_team(
-            self.conn, name=choice.name, name_key=choice.key, short_name=choice.short_name,
+            self.conn, name=choice.name, name_key=choice.key, short_name=short,
             manager_id=self.manager.id, wp=s.initial_wp, psz=s.initial_psz,
             registered_round=self.target, now=self.now,
         )
         self.selected = team_id
-        self.note(oc.TEAM_REGISTERED, team=choice.name, short_name=choice.short_name,
+        self.note(oc.TEAM_REGISTERED, team=choice.name, short_name=short,
                   round=self.target, wp=s.initial_wp)
         if choice.name_shortened:
             self.note(oc.NAME_SHORTENED, given=clean(request.name), name=choice.name,
@@ -267,6 +278,10 @@ class _Mail:
         if choice.short_shortened:
             self.note(oc.SHORT_NAME_SHORTENED, team=choice.name, given=choice.given_short,
                       short_name=choice.short_name, limit=s.short_max)
+        if clash is not None:
+            owner = next(name for name, sh in stored if sh == clash)
+            self.note(oc.SHORT_NAME_SUFFIXED, team=choice.name, given=choice.short_name,
+                      short_name=short, other=owner)
         if surplus > 0:
             for weak in weakest(older, surplus, self.lot):
                 team_rows.doom_team(self.conn, weak.id, self.target, team_id)

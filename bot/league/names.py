@@ -260,6 +260,26 @@ def derive_short_name(name: str, limit: int) -> str:
     return shorten(name, limit)
 
 
+def unique_short_name(short: str, existing: Iterable[str], limit: int) -> tuple[str, str | None]:
+    """``short`` made distinct from every one of ``existing`` (the short names
+    of the stored teams), RULES.md §7: when it reads the same as one of them
+    (``find_clash``: case, spaces, look-alike letters), the first free
+    ``"<short> 2"``, ``"<short> 3"``, ... with ``short`` shortened so the
+    suffix still fits ``limit``. Returns the short name and the stored one it
+    clashed with (None when ``short`` was free)."""
+    existing = list(existing)
+    other = find_clash(short, existing)
+    if other is None:
+        return short, None
+    number = 2
+    while True:
+        suffix = f" {number}"
+        candidate = f"{shorten(short, max(1, limit - len(suffix)))}{suffix}"
+        if find_clash(candidate, existing) is None:
+            return candidate, other
+        number += 1
+
+
 @dataclass(frozen=True, slots=True)
 class NameChoice:
     """The outcome of choosing a team's names from what the manager wrote."""

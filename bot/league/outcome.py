@@ -33,6 +33,7 @@ class Code(StrEnum):
     NAME_SHORTENED = "name_shortened"
     SHORT_NAME_DERIVED = "short_name_derived"
     SHORT_NAME_SHORTENED = "short_name_shortened"
+    SHORT_NAME_SUFFIXED = "short_name_suffixed"
     LINEUP_SET = "lineup_set"
     LINEUP_REPLACED = "lineup_replaced"
     LINEUP_UNCHANGED = "lineup_unchanged"
@@ -74,6 +75,7 @@ TEAM_REGISTERED = Code.TEAM_REGISTERED
 NAME_SHORTENED = Code.NAME_SHORTENED
 SHORT_NAME_DERIVED = Code.SHORT_NAME_DERIVED
 SHORT_NAME_SHORTENED = Code.SHORT_NAME_SHORTENED
+SHORT_NAME_SUFFIXED = Code.SHORT_NAME_SUFFIXED
 LINEUP_SET = Code.LINEUP_SET
 LINEUP_REPLACED = Code.LINEUP_REPLACED
 LINEUP_UNCHANGED = Code.LINEUP_UNCHANGED
@@ -119,6 +121,10 @@ CODES: dict[Code, str] = {
     "params: team, short_name.",
     SHORT_NAME_SHORTENED: "The short name was longer than `limit` characters and was "
     "shortened. params: team, given, short_name, limit.",
+    SHORT_NAME_SUFFIXED: "The short name reads the same as the stored team `other`'s "
+    "(case, spaces, look-alike letters ignored): the new team got a number once, at "
+    "registration, and keeps `short_name` for good (RULES.md §7). params: team, given "
+    "(the short name before the suffix), short_name, other (the other team's name).",
     LINEUP_SET: "The lineup was stored for the round. params: team, lineup (as sent, "
     "canonical T-A-V-M-S), round.",
     LINEUP_REPLACED: "The lineup replaces the one stored before for this round. params: "

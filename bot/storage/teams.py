@@ -108,6 +108,12 @@ def all_team_names(conn: sqlite3.Connection) -> list[str]:
     return [r[0] for r in conn.execute("SELECT name FROM teams ORDER BY id")]
 
 
+def all_short_names(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(name, short name) of every stored team, deleted ones too, oldest
+    first (a new team's short name must read differently, RULES.md §7)."""
+    return [(r[0], r[1]) for r in conn.execute("SELECT name, short_name FROM teams ORDER BY id")]
+
+
 def deleted_in(conn: sqlite3.Connection, round_number: int) -> list[str]:
     """Names of the teams deleted at the evaluation of ``round_number``."""
     rows = conn.execute(
