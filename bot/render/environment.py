@@ -8,8 +8,13 @@ layer holds ONE instance and passes it as ``env=`` to every renderer
 ``environment_for`` picks the language's environment from it. A single
 ``Environment`` (``make_environment``) is accepted too, for one language.
 
-Templates are looked up first in ``templates/<language>/`` (the words) and
-then in ``templates/shared/`` (layout, style sheet, macros); ``templates`` is
+Each mail has one template, in ``templates/mail/``, whatever its language:
+its sentences are ``{% trans %}`` blocks and ``_()`` calls of Jinja's i18n
+extension, and the environment of a language carries that language's message
+catalog (``bot.render.i18n``). Trans blocks are trimmed (line breaks and
+indentation inside a block collapse to one space) unless marked
+``notrimmed``. Templates are looked up first in ``templates/mail/`` and then
+in ``templates/shared/`` (layout, style sheet, macros); ``templates`` is
 the package's own (``find_templates_dir``), in a wheel and in a checkout
 alike. Templates whose name ends in ``.html.j2`` are autoescaped, so team and manager names can
 never inject markup; every undefined variable is an error
@@ -26,11 +31,14 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 import bot.render.formatting as formatting
+import bot.render.i18n as i18n
 import bot.render.textwidth as textwidth
 from bot.render.formatting import check_language
 from bot.render.reasons import describe_note, name_refusal, reason, suggestion_text
 
 SHARED = "shared"
+#: The folder of the mails' templates, one per mail for every language.
+MAIL = "mail"
 
 
 def find_templates_dir() -> Path:
@@ -80,7 +88,7 @@ def make_environment(language: str, templates_dir: Path | None = None, *,
     language = check_language(language)
     root = Path(templates_dir) if templates_dir is not None else TEMPLATES_DIR
     env = Environment(
-        loader=FileSystemLoader([str(root / language), str(root / SHARED)]),
+        loader=FileSystemLoader([str(root / language), str(root / MAIL), str(root / SHARED)]),
         autoescape=select_autoescape(
             enabled_extensions=("html.j2", "html"), default_for_string=False, default=False
         ),
@@ -89,8 +97,11 @@ def make_environment(language: str, templates_dir: Path | None = None, *,
         lstrip_blocks=True,
         keep_trailing_newline=False,
         auto_reload=False,
-        extensions=["jinja2.ext.do"],
+        extensions=["jinja2.ext.do", "jinja2.ext.i18n"],
     )
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_translations(  # type: ignore[attr-defined]
+        i18n.translations(language), newstyle=True)
     bound = {
         "percent": formatting.percent,
         "estimate": formatting.estimate_percent,
