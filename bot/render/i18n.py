@@ -119,7 +119,8 @@ def catalog_problems(language: str, templates_dir: Path,
             problems.append(f"no {language} translation of {shown}")
             continue
         strings: tuple[str, ...] = (
-            tuple(entry.string) if isinstance(entry.string, (tuple, list)) else (entry.string,))
+            tuple(entry.string) if isinstance(entry.string, (tuple, list))
+            else (entry.string or "",))
         if entry.fuzzy:
             problems.append(f"the {language} translation of {shown} is marked fuzzy")
         if not all(strings):
