@@ -57,6 +57,15 @@ def test_reminder_english_one_team() -> None:
     assert "You have <strong>45 minutes</strong> left." in mail.html
 
 
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_reminder_says_everything_once(language: str) -> None:
+    """The plain text once said its greeting, teams and deadline twice."""
+    text = remind(language).text
+    for line in ("Hallo Jürgen Öztürk," if language == "de" else "Hello Jürgen Öztürk,",
+                 "  - Dynamo Ölberg", "Einsendeschluss: " if language == "de" else "Deadline: "):
+        assert text.count(line) == 1, (line, text)
+
+
 def test_reminder_html_escapes_names() -> None:
     mail = remind("de", manager="<b>Hans</b>", teams=['<script>alert("x")</script>'])
     assert "<script>" not in mail.html and "<b>Hans" not in mail.html
