@@ -23,7 +23,6 @@ from bot.storage import roster
 
 #: Header lines that give the announcement's subject (first line only).
 SUBJECT_PREFIXES = ("subject:", "betreff:")
-DEFAULT_SUBJECT = {"de": "Nachricht der Spielleitung", "en": "A message from the game master"}
 #: Longest announcement accepted (the mail limit of a reply is far smaller).
 MAX_BYTES = 256 * 1024
 
@@ -77,6 +76,12 @@ def parse_announcement(raw: bytes) -> Announcement:
     return Announcement(subject, text.rstrip() + "\n", digest)
 
 
+def default_subject(ctx: Context, language: str) -> str:
+    """The subject of an announcement that gives none, in ``language``."""
+    subjects = ctx.environments.get(language).get_template("subjects.j2").module
+    return str(subjects.broadcast())  # type: ignore[attr-defined]
+
+
 def broadcast(ctx: Context, announcement: Announcement, *, subscribers: bool = False
               ) -> BroadcastReport:
     """Queue ``announcement`` for every manager with a team (not banned) and,
@@ -98,7 +103,7 @@ def broadcast(ctx: Context, announcement: Announcement, *, subscribers: bool = F
             targets += [(a, None, s.newsletter_language) for a in s.extra_recipients
                         if a.lower() not in known]
         for address, name, language in targets:
-            subject = announcement.subject or DEFAULT_SUBJECT[language]
+            subject = announcement.subject or default_subject(ctx, language)
             rendered = RenderedMail(subject=f"{s.game_name}: {subject}",
                                     text=announcement.text, html=None, language=language)
             before = conn.total_changes

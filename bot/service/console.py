@@ -16,43 +16,22 @@ from bot.league.service import League, RolledBack
 from bot.mail.compose import MailKind
 from bot.render.archive import round_stem, write_index
 from bot.render.environment import Environments
+from bot.render.formatting import LANGUAGES
 from bot.render.model import RenderedMail
+from bot.render.password import render_password_mail
 from bot.service.outgoing import Sender, queue_mail
 from bot.storage.db import Database
-
-_PASSWORD_MAIL = {
-    "de": (
-        "{game}: dein neues Passwort",
-        "Hallo {name},\n\n"
-        "der Spielleiter hat dir ein neues Passwort gegeben. Dein altes Passwort gilt\n"
-        "nicht mehr. Schreibe ab jetzt in jede Mail an {address} die Zeile\n\n"
-        "    Passwort: {password}\n\n"
-        "Wenn du kein neues Passwort erbeten hast, antworte dem Spielleiter.\n\n"
-        "{game}\n",
-    ),
-    "en": (
-        "{game}: your new password",
-        "Hello {name},\n\n"
-        "the game master has given you a new password. Your old password no longer\n"
-        "works. From now on, put this line into every mail to {address}:\n\n"
-        "    Password: {password}\n\n"
-        "If you did not ask for a new password, tell the game master.\n\n"
-        "{game}\n",
-    ),
-}
 
 
 def password_mail(
     password: str, *, language: str, name: str | None, game_name: str, game_address: str,
+    environments: Environments | None = None,
 ) -> RenderedMail:
-    """The mail that carries a new password (German or English)."""
-    if language not in _PASSWORD_MAIL:
-        language = "de"
-    subject, body = _PASSWORD_MAIL[language]
-    greeting = name or ("Manager" if language == "de" else "manager")
-    fields = {"game": game_name, "name": greeting, "address": game_address,
-              "password": password}
-    return RenderedMail(subject.format(**fields), body.format(**fields), None, language)
+    """The mail that carries a new password the game master gave (German or
+    English; another language falls back to German)."""
+    return render_password_mail(
+        "given", language=language if language in LANGUAGES else "de", name=name,
+        password=password, game_name=game_name, game_address=game_address, env=environments)
 
 
 def reset_password(

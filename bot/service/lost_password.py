@@ -6,8 +6,9 @@ old one stops working, ``League.reset_password``) and the answer carries it
 a second request within 24 hours changes nothing and says so. From an
 address nobody registered: a polite answer, nothing changes.
 
-The texts are here in German and English; each starts with the bot's reply
-marker, like every reply, so the bot knows its own text when it comes back.
+The answers are rendered by ``bot.render.password`` (one template, German
+and English); each starts with the bot's reply marker, like every reply, so
+the bot knows its own text when it comes back.
 """
 
 from __future__ import annotations
@@ -18,63 +19,14 @@ from datetime import datetime, timedelta
 
 from bot.league.moves import normalize_address
 from bot.league.service import League
-from bot.mail.quotes import BOT_REPLY_MARKER
+from bot.render.formatting import LANGUAGES
 from bot.render.model import RenderedMail
-from bot.render.reply import reply_subject
+from bot.render.password import PasswordMail, render_password_mail
 from bot.storage import ledger, managers
 from bot.storage.ledger import Outcome
 
 #: One new password per manager and this long.
 RESET_INTERVAL = timedelta(days=1)
-
-_TEXTS = {
-    "de": {
-        "reset": (
-            "Hallo {name},\n\n"
-            "du hast ein neues Passwort erbeten. Dein altes Passwort gilt nicht mehr.\n"
-            "Schreibe ab jetzt in jede Mail an {address} die Zeile\n\n"
-            "    Passwort: {password}\n\n"
-            "Wenn du kein neues Passwort erbeten hast, antworte der Spielleitung.\n"
-        ),
-        "too_soon": (
-            "Hallo {name},\n\n"
-            "dir wurde heute schon ein neues Passwort geschickt; schau bitte in deinem\n"
-            "Postfach (auch im Spam-Ordner) nach der Mail. Ein weiteres neues Passwort\n"
-            "gibt es frühestens morgen. Es wurde nichts geändert.\n"
-        ),
-        "unknown": (
-            "Hallo,\n\n"
-            "unter der Adresse {sender} ist kein Manager eingetragen, daher gibt es\n"
-            "kein Passwort, das vergessen werden könnte. Ein neues Passwort wird nur an\n"
-            "die Adresse geschickt, mit der ein Team angemeldet ist. Es wurde nichts\n"
-            "geändert.\n"
-        ),
-        "signature": "\n-- \n{game} – die Spielleitung (automatische Antwort)\n",
-    },
-    "en": {
-        "reset": (
-            "Hello {name},\n\n"
-            "you asked for a new password. Your old password no longer works.\n"
-            "From now on, put this line into every mail to {address}:\n\n"
-            "    Password: {password}\n\n"
-            "If you did not ask for a new password, tell the game master.\n"
-        ),
-        "too_soon": (
-            "Hello {name},\n\n"
-            "a new password was mailed to you today already; please look for that mail\n"
-            "in your mailbox (and the spam folder). The next new password can be had\n"
-            "tomorrow at the earliest. Nothing was changed.\n"
-        ),
-        "unknown": (
-            "Hello,\n\n"
-            "no manager is registered with the address {sender}, so there is no password\n"
-            "to forget. A new password is only mailed to the address a team was\n"
-            "registered with. Nothing was changed.\n"
-        ),
-        "signature": "\n-- \n{game} - the game master (automatic reply)\n",
-    },
-}
-
 
 @dataclass(frozen=True, slots=True)
 class ForgotAnswer:
@@ -107,14 +59,14 @@ def forgot_password(
     fields = {"game": game_name, "address": game_address, "sender": sender}
     known = manager.language if manager is not None else None
     language = language or known or default_language
-    language = language if language in _TEXTS else "de"
+    language = language if language in LANGUAGES else "de"
     if manager is None:
         return ForgotAnswer(
             _mail("unknown", language, subject, fields), sender, None,
             f"{Outcome.REJECTED}: forgot password from an unregistered address; "
             "nothing changed",
         )
-    fields["name"] = manager.display_name or ("Manager" if language == "de" else "manager")
+    fields["name"] = manager.display_name or ""
     recent = ledger.recent_human_outcomes(
         conn, manager.address, since=now - RESET_INTERVAL, other_than=inbound_id
     )
@@ -132,11 +84,11 @@ def forgot_password(
     )
 
 
-def _mail(kind: str, language: str, subject: str, fields: dict[str, str]) -> RenderedMail:
-    texts = _TEXTS[language]
-    body = texts[kind].format(**fields) + texts["signature"].format(**fields)
-    return RenderedMail(reply_subject(subject, language), f"{BOT_REPLY_MARKER}\n\n{body}", None,
-                        language)
+def _mail(kind: PasswordMail, language: str, subject: str, fields: dict[str, str]) -> RenderedMail:
+    return render_password_mail(
+        kind, language=language, game_name=fields["game"], game_address=fields["address"],
+        name=fields.get("name"), password=fields.get("password"), sender=fields["sender"],
+        subject=subject)
 
 
 __all__ = ["RESET_INTERVAL", "ForgotAnswer", "forgot_password"]
