@@ -75,6 +75,7 @@ def cmd_rollback(args: argparse.Namespace) -> int:
             game_name=config.game.name if config else "Turnited",
             language=(config.newsletter.language
                       if config else setup.language),
+            timezone=config.schedule.timezone if config else "UTC",
         )
     except CannotRollBack as exc:
         key = "nothing" if exc.reason == "nothing" else "later"

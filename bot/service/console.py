@@ -14,12 +14,14 @@ from pathlib import Path
 
 from bot.league.service import League, RolledBack
 from bot.mail.compose import MailKind
-from bot.render.archive import round_stem, write_index
+from bot.render.archive import round_stem
 from bot.render.environment import Environments
 from bot.render.formatting import LANGUAGES
 from bot.render.model import RenderedMail
 from bot.render.password import render_password_mail
+from bot.render.site import write_site
 from bot.service.outgoing import Sender, queue_mail
+from bot.service.publish import site_data
 from bot.storage.db import Database
 
 
@@ -58,10 +60,12 @@ def reset_password(
 
 def rollback(
     league: League, now: datetime, round_number: int | None, *, archive_dir: Path | None,
-    game_name: str, language: str, environments: Environments | None = None,
+    game_name: str, language: str, timezone: str = "UTC",
+    environments: Environments | None = None,
 ) -> tuple[RolledBack, list[Path]]:
-    """Roll back the last evaluation and remove its archive page (the index is
-    written again without it). Returns what was undone and the removed files."""
+    """Roll back the last evaluation and remove its archive page; the archive
+    site (index, hall of fame, team pages) is written again without it.
+    Returns what was undone and the removed files."""
     undone = league.rollback(now, round_number)
     removed: list[Path] = []
     if archive_dir is not None and Path(archive_dir).is_dir():
@@ -72,7 +76,10 @@ def rollback(
                 path.unlink()
                 removed.append(path)
         if removed:
-            write_index(archive_dir, game_name=game_name, language=language, env=environments)
+            with league.db.read() as conn:
+                data = site_data(conn)
+            write_site(archive_dir, data, game_name=game_name, language=language,
+                       timezone=timezone, env=environments)
     return undone, removed
 
 

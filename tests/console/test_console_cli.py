@@ -96,7 +96,10 @@ def test_rollback_on_a_state_directory(tmp_path, capsys) -> None:
     assert "Auswertung von Runde 1 zurückgenommen" in out
     assert "storniert: 4" in out  # 5 copies, 2 sent: 3 cancelled, and the digest
     assert not (archive / "round-001.html").exists()
-    assert "round-001" not in (archive / "index.html").read_text(encoding="utf-8")
+    index = (archive / "index.html").read_text(encoding="utf-8")
+    assert "round-001" not in index
+    # the site's own index (with its hall of fame), not the bare list of rounds
+    assert 'href="hall-of-fame.html"' in index
     with app.db.read() as conn:
         states = conn.execute("SELECT state, COUNT(*) FROM outbox WHERE kind = 'newsletter'"
                               " GROUP BY state").fetchall()
