@@ -33,7 +33,7 @@ from bot.rules.report import RoundReport
 from bot.rules.rounding import half_up
 
 #: Where the personal HTML goes: this comment in the common HTML's content
-#: (``newsletter_layout.html.j2``), and the style rule into the head.
+#: (``templates/mail/newsletter.html.j2``), and the style rule into the head.
 HTML_MARK = "<!--personal-->"
 STYLE_MARK = "<!--personal-style-->"
 
