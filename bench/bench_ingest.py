@@ -259,14 +259,19 @@ class TimedSource:
         finally:
             self.seconds += time.perf_counter() - started
 
-    def fetch_new(self, limit: int | None = None) -> list[IncomingMail]:
-        return self._timed(lambda: self.inner.fetch_new(limit))  # type: ignore[return-value]
+    def fetch_new(self, limit: int | None = None, *,
+                  max_size: int | None = None) -> list[IncomingMail]:
+        return self._timed(  # type: ignore[return-value]
+            lambda: self.inner.fetch_new(limit, max_size=max_size))
 
     def mark_processed(self, mail: IncomingMail) -> None:
         self._timed(lambda: self.inner.mark_processed(mail))
 
     def mark_processed_many(self, mails: list[IncomingMail]) -> None:
         self._timed(lambda: self.inner.mark_processed_many(mails))
+
+    def quarantine(self, mail: IncomingMail) -> None:
+        self._timed(lambda: self.inner.quarantine(mail))
 
     def wait_for_mail(self, timeout: float) -> bool:
         return self.inner.wait_for_mail(timeout)  # type: ignore[no-any-return]

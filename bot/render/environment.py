@@ -34,7 +34,7 @@ import bot.render.formatting as formatting
 import bot.render.i18n as i18n
 import bot.render.textwidth as textwidth
 from bot.render.formatting import check_language
-from bot.render.reasons import describe_note, name_refusal, reason, suggestion_text
+from bot.render.reasons import reason
 
 SHARED = "shared"
 #: The folder of the mails' templates, one per mail for every language.
@@ -127,11 +127,6 @@ def make_environment(language: str, templates_dir: Path | None = None, *,
     env.filters["rjust"] = textwidth.rjust
     env.filters["clean"] = textwidth.clean
     env.filters["reason"] = partial(reason, language=language)
-    env.filters["note"] = partial(describe_note, language=language)
-    env.filters["suggestion"] = partial(suggestion_text, language=language)
-    env.filters["name_refusal"] = lambda name, kind, other=None: name_refusal(
-        kind, name, language, other
-    )
     env.filters["score"] = score
     env.globals.update(
         language=language,

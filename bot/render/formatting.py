@@ -3,8 +3,10 @@
 Pure functions (no Jinja here); ``bot.render.environment`` binds them to a
 language and installs them as template filters. Exact inputs stay exact:
 every rounding is half up (``bot.rules.rounding``), never Python's ``round``.
-Babel is not used; the few German and English month and weekday names
-needed are in the tables below.
+Babel's number and date formatting is not used (it rounds half to even,
+groups ``2000`` and shortens durations to one unit; docs/i18n.md has the
+measurements): the few German and English month and weekday names needed
+are in the tables below.
 """
 
 from __future__ import annotations

@@ -76,21 +76,30 @@ JINJA_OPTIONS = {
     "silent": "false",
 }
 
-MessageId = str | tuple[str, ...]
+MessageId = str | tuple[str, ...] | list[str]
+#: A message as the catalog keys it: its id (the singular of a plural) and
+#: its context (``pgettext``), None for most.
+MessageKey = tuple[str, str | None]
 
 
-def template_messages(templates_dir: Path) -> dict[MessageId, list[str]]:
+def message_key(message: MessageId, context: str | None = None) -> MessageKey:
+    """The catalog's key of an extracted message."""
+    return (message if isinstance(message, str) else message[0]), context
+
+
+def template_messages(templates_dir: Path) -> dict[MessageKey, tuple[MessageId, list[str]]]:
     """Every message of the templates under ``templates_dir``, as Babel's
-    extractor reads it, with the templates it stands in."""
+    extractor reads it: by catalog key, the message (with its plural) and
+    the templates it stands in."""
     from babel.messages.extract import extract_from_dir
 
-    found: dict[MessageId, list[str]] = {}
-    for filename, _lineno, message, _comments, _context in extract_from_dir(
+    found: dict[MessageKey, tuple[MessageId, list[str]]] = {}
+    for filename, _lineno, message, _comments, context in extract_from_dir(
         str(templates_dir),
         method_map=[("**.j2", "jinja2")],
         options_map={"**.j2": JINJA_OPTIONS},
     ):
-        found.setdefault(message, []).append(filename)
+        found.setdefault(message_key(message, context), (message, []))[1].append(filename)
     return found
 
 
@@ -111,10 +120,10 @@ def catalog_problems(language: str, templates_dir: Path,
         catalog = read_po(handle, locale=language, domain=DOMAIN)
     used = template_messages(templates_dir)
     problems: list[str] = []
-    for message, where in used.items():
-        key = message[0] if isinstance(message, tuple) else message
-        entry = catalog.get(key)
-        shown = f"{key!r} ({', '.join(sorted(set(where)))})"
+    for (key, context), (message, where) in used.items():
+        entry = catalog.get(key, context=context)
+        shown = (f"{key!r}" + (f" (context {context!r})" if context else "")
+                 + f" ({', '.join(sorted(set(where)))})")
         if entry is None:
             problems.append(f"no {language} translation of {shown}")
             continue
@@ -125,15 +134,14 @@ def catalog_problems(language: str, templates_dir: Path,
             problems.append(f"the {language} translation of {shown} is marked fuzzy")
         if not all(strings):
             problems.append(f"the {language} translation of {shown} is empty")
-        ids = message if isinstance(message, tuple) else (message,)
+        ids = (message,) if isinstance(message, str) else tuple(message)
         wanted = {name for text in ids for name in placeholder.findall(text)}
         for text in strings:
             if text and set(placeholder.findall(text)) != wanted:
                 problems.append(
                     f"the {language} translation of {shown} has the placeholders "
                     f"{sorted(set(placeholder.findall(text)))}, the message {sorted(wanted)}")
-    keys = {m[0] if isinstance(m, tuple) else m for m in used}
     for entry in catalog:
-        if entry.id and (entry.id[0] if isinstance(entry.id, tuple) else entry.id) not in keys:
+        if entry.id and message_key(entry.id, entry.context) not in used:
             problems.append(f"the {language} catalog has an entry no template uses: {entry.id!r}")
     return problems

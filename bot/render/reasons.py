@@ -1,17 +1,17 @@
-"""Why a line could not be read, and how it was read, in the reader's language.
+"""Why a line could not be read, in the reader's language.
 
 The rules core (``InvalidLineupError.reason``) and the mail grammar
 (``LineError.reason``) explain an unreadable line in English, e.g.
 ``4 numbers instead of five``. A German reply says it in German; every
 wording they produce has one pattern here (``tests/compliance`` feeds them
 all through). A wording without a pattern is shown as it is rather than
-hidden.
+hidden. The patterns stay in Python, not in the message catalog: they
+translate text the rules core made (its groups are parts of the player's
+line), and the command-line calculators use them without a template.
 
-Beside the reasons: the notes of the grammar (``ReadNote``: a typo read as
-a keyword, a comment skipped, a signature, a too-long text line;
-``note_text``), the suggestion of an error (``suggestion_text``) and the
-refusals of a team name that only looks new (``name_refusal``: a GM
-look-alike, a look-alike of an existing team), each in German and English.
+The words around a reason (the notes of the grammar, the suggestion after an
+error, the refusals of a team name that only looks new) are the reply's own
+and stand in the message catalog (``templates/shared/reasons.j2``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 
 from bot.render.formatting import check_language
-from bot.rules.requests import ReadNote
 
 #: (English wording as a full-match pattern, German template with its groups).
 _GERMAN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -76,60 +75,3 @@ def reason(text: str, language: str) -> str:
     if check_language(language) == "de":
         return german_reason(text) or text
     return text
-
-
-#: ``ReadNote.kind`` -> (German, English) wording; ``{text}`` and ``{value}``
-#: are the note's fields.
-NOTES: dict[str, tuple[str, str]] = {
-    "typo": ("„{text}“ als „{value}“ gelesen", 'read "{text}" as "{value}"'),
-    "comment": ("Kommentar übergangen: {text}", "Comment skipped: {text}"),
-    "signature": ("Gruß und Name nicht als Befehl gelesen: „{text}“",
-                  'Sign-off and name not read as commands: "{text}"'),
-    "long_text": ("„{text}“: die Zeile ist zu lang und wurde nicht gelesen (höchstens {value} "
-                  "Zeichen je Zeile)",
-                  '"{text}": the line is too long and was not read (at most {value} '
-                  "characters a line)"),
-}
-
-#: Refusals of a team name that only looks new -> (German, English) wording.
-NAME_REFUSALS: dict[str, tuple[str, str]] = {
-    "gm_look_alike": (
-        "Der Teamname „{name}“ liest sich wie ein Team der Spielleitung („GM“ und eine "
-        "Aufstellung); solche Namen sind reserviert. Bitte wähle einen Namen, der nicht mit "
-        "GM beginnt.",
-        'The team name "{name}" reads like one of the game master\'s teams ("GM" and a '
-        "lineup); such names are reserved. Please choose a name that does not start with GM.",
-    ),
-    "confusable": (
-        "Der Teamname „{name}“ sieht genauso aus wie das Team „{other}“ (gleich aussehende "
-        "Zeichen wie ein kyrillisches „о“ statt „o“ zählen als gleich). Bitte wähle einen "
-        "Namen, der anders aussieht.",
-        'The team name "{name}" looks the same as the team "{other}" (look-alike '
-        'characters such as a Cyrillic "о" for an "o" count as equal). Please choose a name '
-        "that looks different.",
-    ),
-}
-
-
-def _pick(pair: tuple[str, str], language: str) -> str:
-    return pair[0] if check_language(language) == "de" else pair[1]
-
-
-def note_text(kind: str, text: str, value: str | None, language: str) -> str:
-    """The sentence of a grammar note (``ReadNote.kind``, ``.text``, ``.value``)."""
-    return _pick(NOTES[kind], language).format(text=text, value=value or "")
-
-
-def suggestion_text(suggestion: str, language: str) -> str:
-    """The player's own numbers in the right form, offered after an error."""
-    return _pick((f"Meintest du {suggestion}?", f"Did you mean {suggestion}?"), language)
-
-
-def name_refusal(kind: str, name: str, language: str, other: str | None = None) -> str:
-    """Why a new team name is refused (``gm_look_alike`` or ``confusable``)."""
-    return _pick(NAME_REFUSALS[kind], language).format(name=name, other=other or "")
-
-
-def describe_note(note: ReadNote, language: str) -> str:
-    """``note_text`` of a grammar note."""
-    return note_text(note.kind, note.text, note.value, language)

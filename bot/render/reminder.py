@@ -67,7 +67,8 @@ def render_reminder(
     attachments: tuple[tuple[str, str, bytes, str | None], ...] = ()
     if calendar:
         ics = deadline_event(round_info=round_info, deadline=deadline, now=now,
-                             game_name=game_name, language=language, address=game_address)
+                             game_name=game_name, language=language, address=game_address,
+                             env=env)
         attachments = ((calendar_file_name(round_info), "text/calendar", ics, "PUBLISH"),)
     return RenderedMail(subject=subject, text=text, html=html, language=language,
                         attachments=attachments)

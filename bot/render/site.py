@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment
 
@@ -103,6 +104,30 @@ class Record:
     where: str
 
 
+@dataclass(frozen=True, slots=True)
+class SiteWords:
+    """The words this module puts together itself, in the site's language
+    (from ``site_words.j2``): the charts' first point, the titles of the
+    index, the hall of fame and a team's two charts."""
+
+    start: str
+    index_title: Callable[[str], str]
+    fame_title: Callable[[str], str]
+    wp_chart: Callable[[str], str]
+    psz_chart: Callable[[str], str]
+
+    @classmethod
+    def of(cls, env: Environment) -> SiteWords:
+        words: Any = env.get_template("site_words.j2").module
+        return cls(
+            start=str(words.W["start"]),
+            index_title=lambda game: str(words.index_title(game)),
+            fame_title=lambda game: str(words.fame_title(game)),
+            wp_chart=lambda team: str(words.wp_chart(team)),
+            psz_chart=lambda team: str(words.psz_chart(team)),
+        )
+
+
 def _reports(data: SiteData) -> dict[int, RoundReport]:
     return {n: public_round(r) for n, r in data.reports.items()}
 
@@ -124,8 +149,8 @@ def _rounds(data: SiteData, reports: Mapping[int, RoundReport],
     return out
 
 
-def _team_pages(data: SiteData, reports: Mapping[int, RoundReport], language: str,
-                words: Mapping[str, str]) -> list[TeamPage]:
+def _team_pages(data: SiteData, reports: Mapping[int, RoundReport],
+                words: SiteWords) -> list[TeamPage]:
     aged = {(a.team_id, a.round): a for a in data.ageing}
     by_team: dict[int, list[TeamRound]] = {}
     for e in data.entries:
@@ -150,8 +175,8 @@ def _team_pages(data: SiteData, reports: Mapping[int, RoundReport], language: st
                 ageing.before if ageing else None, psz,
             ))
             if not wp_points:
-                wp_points.append(Point(words["start"], e.wp_before))
-                psz_points.append(Point(words["start"], half_up(Fraction(e.psz_before))))
+                wp_points.append(Point(words.start, e.wp_before))
+                psz_points.append(Point(words.start, half_up(Fraction(e.psz_before))))
             if ageing:
                 wp_points.append(Point(str(e.round), ageing.before))
                 wp_points.append(Point(f"{e.round}*", after))
@@ -161,8 +186,8 @@ def _team_pages(data: SiteData, reports: Mapping[int, RoundReport], language: st
         name = clean(team.name).strip()
         pages.append(TeamPage(
             team, team_file(team.team_id), tuple(lines), titles,
-            line_chart(wp_points, title=words["wp_chart"] % name, style=CHART),
-            line_chart(psz_points, title=words["psz_chart"] % name, style=CHART),
+            line_chart(wp_points, title=words.wp_chart(name), style=CHART),
+            line_chart(psz_points, title=words.psz_chart(name), style=CHART),
         ))
     return pages
 
@@ -232,9 +257,9 @@ def write_site(
     folder = Path(archive_dir)
     folder.mkdir(parents=True, exist_ok=True)
     game_name = clean(game_name).strip()
-    words = env.get_template("site_words.j2").module.W  # type: ignore[attr-defined]
+    words = SiteWords.of(env)
     reports = _reports(data)
-    pages = _team_pages(data, reports, language, words)
+    pages = _team_pages(data, reports, words)
     files = {p.team.name: p.file for p in pages}
     rounds = _rounds(data, reports, files)
     common = {"game_name": game_name, "index": INDEX, "fame_file": FAME, "timezone": timezone}
@@ -247,9 +272,9 @@ def write_site(
         written.append(path)
 
     teams_sorted = sorted(pages, key=lambda p: clean(p.team.name).casefold())
-    write(INDEX, "site_index.html.j2", title=words["index_title"] % game_name, rounds=rounds,
+    write(INDEX, "site_index.html.j2", title=words.index_title(game_name), rounds=rounds,
           teams=teams_sorted)
-    write(FAME, "site_fame.html.j2", title=words["fame_title"] % game_name, fame=_fame(pages))
+    write(FAME, "site_fame.html.j2", title=words.fame_title(game_name), fame=_fame(pages))
     for page in pages:
         write(page.file, "site_team.html.j2", title=f"{game_name}: {clean(page.team.name)}",
               page=page)

@@ -106,14 +106,17 @@ def wrap(text: str, columns: int = TEXT_WIDTH, *, indent: str = "", hanging: str
         words = clean(paragraph).split()
         lines: list[str] = []
         current = indent
+        used = width(indent)  # the width of ``current``, kept as words are added
         fresh = True
         for word in words:
-            candidate = current + word if fresh else current + " " + word
-            if not fresh and width(candidate) > columns:
+            columns_of_word = width(word)
+            if fresh:
+                current, used = current + word, used + columns_of_word
+            elif used + 1 + columns_of_word > columns:
                 lines.append(current)
-                current = hanging + word
+                current, used = hanging + word, width(hanging) + columns_of_word
             else:
-                current = candidate
+                current, used = current + " " + word, used + 1 + columns_of_word
             fresh = False
         if not fresh:
             lines.append(current)

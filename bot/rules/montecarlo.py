@@ -203,13 +203,16 @@ class _Sampler:
         #: Unordered pairs of lineups whose law was built.
         self.built = 0
         #: ``chances[a][b]`` of lineup a against b, and each lineup's goal
-        #: probability against it (made when the first tables are built).
+        #: probability against it (made when the first tables are built) as
+        #: the number of that probability in ``probabilities``: the keys
+        #: below are small ints, which hash much faster than ``Fraction``s.
         self.chances: list[list[int]] | None = None
-        self.goal: list[Fraction] = []
+        self.goal: list[int] = []
+        self.probabilities: list[Fraction] = []
         #: The lower lineup pair first built with each law (chances and goal
         #: probability of both sides), or ``-1 - pair`` while being built.
-        self.laws: dict[tuple[int, Fraction, int, Fraction], int] = {}
-        #: Goal distributions by (chances, defending lineup).
+        self.laws: dict[tuple[int, int, int, int], int] = {}
+        #: Goal distributions by (chances, goal probability's number).
         self.goals: dict[tuple[int, int], np.ndarray] = {}
 
     def ensure(self, groups: np.ndarray) -> None:
@@ -222,8 +225,12 @@ class _Sampler:
         _k = _kernel()
         if self.chances is None:
             self.chances = _chance_matrix(self.distinct).tolist()
-            self.goal = [goal_probability(lu) for lu in self.distinct]
+            numbers: dict[Fraction, int] = {}
+            for lu in self.distinct:
+                self.goal.append(numbers.setdefault(goal_probability(lu), len(numbers)))
+            self.probabilities = list(numbers)
         chances, goal, convolve, goals = self.chances, self.goal, np.convolve, self.goals
+        probabilities = self.probabilities
         # A pair's law depends only on both sides' chances and goal
         # probabilities: pairs that agree share one table (the same bits).
         laws, fresh = self.laws, []
@@ -241,12 +248,12 @@ class _Sampler:
             laws[key] = -1 - pair  # built in this batch, by this pair
             fresh.append(pair)
             # goal_difference_distribution(distinct[a], distinct[b]), in short
-            gx = goals.get((cx, b))
+            gx = goals.get((cx, goal[b]))
             if gx is None:
-                gx = goals[cx, b] = _binomial_pmf(cx, goal[b])
-            gy = goals.get((cy, a))
+                gx = goals[cx, goal[b]] = _binomial_pmf(cx, probabilities[goal[b]])
+            gy = goals.get((cy, goal[a]))
             if gy is None:
-                gy = goals[cy, a] = _binomial_pmf(cy, goal[a])
+                gy = goals[cy, goal[a]] = _binomial_pmf(cy, probabilities[goal[a]])
             lows.append(-cy)
             pmfs.append(convolve(gx, gy[::-1]))
         self._share(shared)

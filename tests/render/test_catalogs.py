@@ -28,9 +28,9 @@ def test_every_message_has_a_german_translation() -> None:
 def test_the_extracted_template_lists_exactly_the_templates_messages() -> None:
     with (i18n.LOCALE_DIR / "messages.pot").open("rb") as handle:
         pot = read_po(handle)
-    ids = {m.id[0] if isinstance(m.id, tuple) else m.id for m in pot if m.id}
-    used = {m[0] if isinstance(m, tuple) else m for m in i18n.template_messages(TEMPLATES_DIR)}
-    assert ids == used, "run scripts/i18n to extract the messages again"
+    keys = {i18n.message_key(m.id, m.context) for m in pot if m.id}
+    assert keys == set(i18n.template_messages(TEMPLATES_DIR)), (
+        "run scripts/i18n to extract the messages again")
 
 
 def test_no_template_exists_once_per_language() -> None:

@@ -1,6 +1,7 @@
 """bot/render/reasons.py: German and English wording for the grammar's new
-problems (too-long lines and Subjects, too-long lineups), its notes (typo,
-comment, signature, long text), suggestions and name refusals."""
+problems (too-long lines and Subjects, too-long lineups); templates/shared/
+reasons.j2: its notes (typo, comment, signature, long text), suggestions and
+name refusals, in both languages from the message catalog."""
 
 from __future__ import annotations
 
@@ -8,21 +9,28 @@ import pytest
 
 from bot.league.names import GmLookAlikeName, check_new_name
 from bot.mail.grammar import parse_moves
-from bot.render.reasons import (
-    NAME_REFUSALS,
-    NOTES,
-    german_reason,
-    name_refusal,
-    note_text,
-    reason,
-    suggestion_text,
-)
+from bot.render.environment import make_environment
+from bot.render.reasons import german_reason, reason
 from bot.rules import requests
+
+#: The macros of templates/shared/reasons.j2, per language.
+WORDS = {lang: make_environment(lang).get_template("reasons.j2").module for lang in ("de", "en")}
+
+
+def note_text(kind: str, text: str, value: str | None, language: str) -> str:
+    return str(WORDS[language].note(kind, text, value))
+
+
+def suggestion_text(suggestion: str, language: str) -> str:
+    return str(WORDS[language].suggestion(suggestion))
+
+
+def name_refusal(kind: str, name: str, language: str, other: str = "") -> str:
+    return str(WORDS[language].name_refusal(kind, name, other))
 
 
 def test_every_note_kind_of_the_grammar_has_both_wordings() -> None:
     kinds = {requests.TYPO, requests.COMMENT, requests.SIGNATURE, requests.LONG_TEXT}
-    assert set(NOTES) == kinds
     for kind in kinds:
         german = note_text(kind, "Aufstelung", "Aufstellung", "de")
         english = note_text(kind, "Aufstelung", "Aufstellung", "en")
@@ -60,7 +68,6 @@ def test_new_line_errors_have_a_german_wording(subject: str, text: str, german: 
 def test_suggestions_and_name_refusals_in_both_languages() -> None:
     assert suggestion_text("10-10-15-15-20", "de") == "Meintest du 10-10-15-15-20?"
     assert suggestion_text("10-10-15-15-20", "en") == "Did you mean 10-10-15-15-20?"
-    assert set(NAME_REFUSALS) == {"gm_look_alike", "confusable"}
     with pytest.raises(GmLookAlikeName) as raised:
         check_new_name("gm 10/10/16/15/39")
     german = name_refusal("gm_look_alike", raised.value.name, "de")
@@ -72,8 +79,6 @@ def test_suggestions_and_name_refusals_in_both_languages() -> None:
 
 
 def test_describe_note_reads_a_note_of_the_grammar() -> None:
-    from bot.render.reasons import describe_note
-
     [typo] = parse_moves("", "Staus").notes
-    assert describe_note(typo, "de") == "„Staus“ als „Status“ gelesen"
-    assert describe_note(typo, "en") == 'read "Staus" as "Status"'
+    assert note_text(typo.kind, typo.text, typo.value, "de") == "„Staus“ als „Status“ gelesen"
+    assert note_text(typo.kind, typo.text, typo.value, "en") == 'read "Staus" as "Status"'

@@ -52,7 +52,7 @@ def test_every_code_has_a_sentence(code: str, language: str) -> None:
     body = text.split("\n\n", 1)[1]
     first = body.strip().splitlines()[0]
     assert first != code, f"{code} has no {language} sentence"
-    template = (TEMPLATES / language / "reply.txt.j2").read_text(encoding="utf-8")
+    template = (TEMPLATES / "mail" / "reply.txt.j2").read_text(encoding="utf-8")
     assert f'n.code == "{code}"' in template
 
 
