@@ -7,8 +7,10 @@ Never a lineup, not even the reader's own (newsletters get forwarded): the
 block is built from the public report only.
 
 Cheap per recipient: the common newsletter is rendered once per language;
-``render_personal`` renders only the block (a few lines) and ``splice``
-puts it into the common text and HTML. The HTML part also carries a
+``render_personal`` renders only the block (a few lines, with the macro
+``teams`` of ``templates/mail/personal.txt.j2`` and ``personal.html.j2``,
+whose labels are looked up once per language) and ``splice`` puts it into
+the common text and HTML. The HTML part also carries a
 ``<style>`` rule that makes the reader's teams stand out in every table of
 the common HTML (``team_class``: each team's rows and cells carry a class
 derived from its name).
@@ -33,7 +35,7 @@ from bot.rules.report import RoundReport
 from bot.rules.rounding import half_up
 
 #: Where the personal HTML goes: this comment in the common HTML's content
-#: (``newsletter_layout.html.j2``), and the style rule into the head.
+#: (``templates/mail/newsletter.html.j2``), and the style rule into the head.
 HTML_MARK = "<!--personal-->"
 STYLE_MARK = "<!--personal-style-->"
 
@@ -211,9 +213,12 @@ def render_personal(
     if block.empty:
         return PersonalPart("", "", "")
     env = environment_for(language, env)
-    context = {"block": block}
-    text = tidy_text(env.get_template("personal.txt.j2").render(context)).rstrip("\n") + "\n"
-    html = env.get_template("personal.html.j2").render(context)
+    # each template's macro ``teams``: its labels were looked up once, when
+    # the template's module was made, not for every reader
+    text_part = env.get_template("personal.txt.j2").module
+    html_part = env.get_template("personal.html.j2").module
+    text = tidy_text(str(text_part.teams(block))).rstrip("\n") + "\n"  # type: ignore[attr-defined]
+    html = str(html_part.teams(block))  # type: ignore[attr-defined]
     classes = ", ".join(
         f".{t.css}, .{t.css} td" for t in block.teams
     )
