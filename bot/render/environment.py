@@ -88,7 +88,7 @@ def make_environment(language: str, templates_dir: Path | None = None, *,
     language = check_language(language)
     root = Path(templates_dir) if templates_dir is not None else TEMPLATES_DIR
     env = Environment(
-        loader=FileSystemLoader([str(root / language), str(root / MAIL), str(root / SHARED)]),
+        loader=FileSystemLoader([str(root / MAIL), str(root / SHARED)]),
         autoescape=select_autoescape(
             enabled_extensions=("html.j2", "html"), default_for_string=False, default=False
         ),
