@@ -29,8 +29,13 @@ def _templates() -> list[str]:
 
 def test_the_checkout_has_the_templates_and_the_style_sheet() -> None:
     names = _templates()
-    assert len([n for n in names if n.endswith(".j2")]) >= 25  # 25 when issue 12 was filed
+    # one template per mail since issue 13 (25 per-language files before)
+    assert len([n for n in names if n.endswith(".j2")]) >= 20
     assert "shared/style.css" in names
+    assert not [n for n in names if n.startswith(("de/", "en/"))]
+
+
+LOCALE = ["bot/locale/messages.pot", "bot/locale/de/LC_MESSAGES/messages.po"]
 
 
 def test_the_wheel_holds_every_template_data_file_and_module(dist: Path) -> None:
@@ -41,6 +46,7 @@ def test_the_wheel_holds_every_template_data_file_and_module(dist: Path) -> None
     data = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "bot" / "data").iterdir()
                   if p.is_file())
     assert [d for d in data if d not in names] == []
+    assert [c for c in LOCALE if c not in names] == []
     modules = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "bot").rglob("*.py"))
     assert [m for m in modules if m not in names] == []
     entry = next(n for n in names if n.endswith("entry_points.txt"))
@@ -53,3 +59,4 @@ def test_the_sdist_holds_every_template(dist: Path) -> None:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     assert [t for t in _templates() if f"templates/{t}" not in names] == []
     assert "bot/data/config.example.yaml" in names
+    assert [c for c in LOCALE if c not in names] == []
