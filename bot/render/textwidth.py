@@ -124,10 +124,17 @@ def wrap(text: str, columns: int = TEXT_WIDTH, *, indent: str = "", hanging: str
     return "\n\n".join(out)
 
 
+#: The line that opens a mail's signature.
+SIGNATURE_DELIMITER = "-- "
+
+
 def tidy_text(text: str) -> str:
     """Plain text as mailed: no trailing spaces, at most one blank line in a
-    row, exactly one newline at the end."""
+    row, exactly one newline at the end. The signature delimiter ``-- ``
+    keeps its space (RFC 3676 §4.3), so mail clients grey out the signature
+    and leave it out of a quoted reply."""
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+    lines = [SIGNATURE_DELIMITER if line == "--" else line for line in lines]
     out: list[str] = []
     for line in lines:
         if line or (out and out[-1]):

@@ -47,3 +47,12 @@ def test_a_password_mail_needs_its_password() -> None:
         render_password_mail("given", language="de", game_name="T", game_address="a@b.c")
     with pytest.raises(ValueError, match="unknown password mail"):
         render_password_mail("lost", language="de", game_name="T", game_address="a@b.c")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_signature_keeps_its_delimiter(kind: str) -> None:
+    """``-- `` with its space (RFC 3676 §4.3), so a mail client knows the
+    signature; every other line has no trailing space."""
+    text = mail(kind, "de").text
+    assert "\n-- \n" in text
+    assert [line for line in text.split("\n") if line != "-- " and line != line.rstrip()] == []
