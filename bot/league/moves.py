@@ -74,6 +74,7 @@ from bot.storage import managers as manager_rows
 from bot.storage import moves as move_rows
 from bot.storage import rounds as round_rows
 from bot.storage import teams as team_rows
+from bot.storage.addresses import canonical_address
 from bot.storage.db import savepoint
 from bot.storage.managers import ManagerRow
 from bot.storage.moves import MoveRow
@@ -88,13 +89,15 @@ _KEPT_ON_REJECT = {oc.LATE, oc.STATUS, oc.HELP, oc.NOT_REGISTERED}
 
 
 def normalize_address(sender: str) -> str:
-    """The lower-cased ``local@domain`` of a sender (display names dropped)."""
+    """The lower-cased ``local@domain`` of a sender (display names dropped),
+    in the one spelling the league keys managers by (``canonical_address``:
+    an internationalised domain in Unicode, whichever form the mail used)."""
     _, address = parseaddr(sender or "")
     address = address.strip().lower()
     local, at, domain = address.rpartition("@")
     if not at or not local or not domain or " " in address:
         raise BadAddress(sender)
-    return address
+    return canonical_address(address)
 
 
 @dataclass

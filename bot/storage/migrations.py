@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
+from bot.storage.addresses import canonical_address
 from bot.storage.errors import StorageError
 
 Step = str | Callable[[sqlite3.Connection], None]
@@ -304,6 +305,23 @@ def outbox_keeps_no_sent_bodies_v6(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX moves_received ON moves (received_at)")
 
 
+def canonical_manager_addresses_v7(conn: sqlite3.Connection) -> None:
+    """Managers stored before issue 13 under an address with an ``xn--``
+    domain (or a decomposed Unicode local part) get the canonical spelling
+    that mail is looked up by now (``canonical_address``). Where the other
+    spelling already has a manager of its own, both stay as they are (two
+    managers of one mailbox cannot be merged without a person's decision);
+    every other row is untouched."""
+    rows = conn.execute("SELECT id, address FROM managers ORDER BY id").fetchall()
+    for manager_id, address in rows:
+        canonical = canonical_address(address)
+        if canonical == address:
+            continue
+        clash = conn.execute("SELECT 1 FROM managers WHERE address = ?", (canonical,)).fetchone()
+        if clash is None:
+            conn.execute("UPDATE managers SET address = ? WHERE id = ?", (canonical, manager_id))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
     Migration(2, "language of each manager", MANAGER_LANGUAGE_V2),
@@ -312,6 +330,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "names without format characters", clean_stored_names_v5),
     Migration(6, "no sent mail bodies at rest; indexes by kind, round, received time",
               outbox_keeps_no_sent_bodies_v6),
+    Migration(7, "one spelling of each manager's address (IDNA domains in Unicode)",
+              canonical_manager_addresses_v7),
 )
 
 _LEDGER = """

@@ -225,6 +225,26 @@ def test_a_unicode_domain_and_local_part_take_part_end_to_end(game: Game) -> Non
     assert all(o.startswith("accepted") for o in outcomes), outcomes
 
 
+def test_both_spellings_of_an_international_domain_are_one_manager(game: Game) -> None:
+    """``bücher.example`` and its ASCII form ``xn--bcher-kva.example`` are
+    one mailbox: the second spelling is the same manager (their password
+    works, and it cannot register more than two teams)."""
+    replies = Replies(game)
+    game.send(game.mail("Hans <hans@bücher.example>", REGISTER))
+    [(_, text, _)] = replies.new()
+    password = password_in(text)
+    for name in ("Blaue Jungs", "Grüne Jäger"):
+        game.send(game.mail("Hans <HANS@xn--bcher-kva.example>",
+                            f"Passwort: {password}\nNeues Team: {name}\n"
+                            "Aufstellung: 10-10-15-15-20\n"))
+    first, second = (text for _, text, _ in replies.new())
+    assert "Neues Team „Blaue Jungs“" in first and "FEHLER" not in first
+    assert "Du kannst „Grüne Jäger“ nicht anmelden: höchstens 2 Teams je Manager" in second
+    with game.db.read() as conn:
+        assert [r[0] for r in conn.execute("SELECT address FROM managers")] == [
+            "hans@bücher.example"]
+
+
 # -- loops -----------------------------------------------------------------------------------
 
 
