@@ -5,6 +5,7 @@ their language (``send_reminders``, the worker's); the game master's
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime
 
 from bot.mail.compose import MailKind
@@ -14,6 +15,19 @@ from bot.rules.lots import seed_commitment
 from bot.service.context import Context
 from bot.service.outgoing import queue_mail
 from bot.storage import reminders, roster, rounds
+from bot.storage.rounds import RoundRow
+
+
+def _round_to_remind(ctx: Context, conn: sqlite3.Connection, now: datetime
+                     ) -> tuple[RoundRow, RoundInfo, str | None] | None:
+    """The open round if its deadline is still ahead, as the reminder shows
+    it, and its seed's commitment (RULES.md §4: in every reminder)."""
+    rnd = ctx.league.open_round(conn)
+    if rnd is None or rnd.deadline <= now:
+        return None
+    info = RoundInfo(season=rnd.season, round_in_season=rnd.round_in_season, number=rnd.number)
+    seed = rounds.committed_seed(conn, rnd.number)
+    return rnd, info, seed_commitment(rnd.number, seed) if seed is not None else None
 
 
 def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
@@ -22,13 +36,10 @@ def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
     s = ctx.settings
     queued = 0
     with ctx.db.transaction() as conn:
-        rnd = ctx.league.open_round(conn)
-        if rnd is None or rnd.deadline <= now:
+        open_round = _round_to_remind(ctx, conn, now)
+        if open_round is None:
             return 0
-        info = RoundInfo(season=rnd.season, round_in_season=rnd.round_in_season,
-                         number=rnd.number)
-        seed = rounds.committed_seed(conn, rnd.number)  # RULES.md §4
-        commitment = seed_commitment(rnd.number, seed) if seed is not None else None
+        rnd, info, commitment = open_round
         for target in ctx.league.managers_without_lineup(conn, rnd.number):
             if not reminders.mark_reminded(conn, rnd.number, hours_before, target.manager_id,
                                            now):
@@ -66,11 +77,10 @@ def remind_missing(ctx: Context, now: datetime) -> int:
     s = ctx.settings
     queued = 0
     with ctx.db.transaction() as conn:
-        rnd = ctx.league.open_round(conn)
-        if rnd is None or rnd.deadline <= now:
+        open_round = _round_to_remind(ctx, conn, now)
+        if open_round is None:
             return 0
-        info = RoundInfo(season=rnd.season, round_in_season=rnd.round_in_season,
-                         number=rnd.number)
+        rnd, info, commitment = open_round
         by_manager: dict[int, list[roster.MissingTeam]] = {}
         for team in roster.teams_without_lineup(conn, rnd.number):
             by_manager.setdefault(team.manager_id, []).append(team)
@@ -85,7 +95,7 @@ def remind_missing(ctx: Context, now: datetime) -> int:
                 teams=[t.team for t in teams],
                 round_info=info, deadline=rnd.deadline, now=now, timezone=s.timezone,
                 language=first.language or s.newsletter_language, game_name=s.game_name,
-                game_address=s.game_address, env=ctx.environments,
+                game_address=s.game_address, env=ctx.environments, commitment=commitment,
             )
             before = conn.total_changes
             queue_mail(

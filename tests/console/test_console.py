@@ -13,6 +13,7 @@ from email.header import decode_header, make_header
 import pytest
 
 from bot.cli import build_parser
+from bot.rules.lots import seed_commitment
 
 from .conftest import Game
 
@@ -94,6 +95,11 @@ def test_remind_missing_mails_only_them_once_a_day_in_their_language(game: Game)
     assert f"{len(missing)} Erinnerung(en)" in out
     english = next(r for r in queued if r["recipient"] == "jack.clarke@players.example")
     assert "Bristol Town" in _text(english["raw"])
+    # RULES.md §4: the seed's commitment is in every reminder, these too
+    ((number, seed),) = game.query(
+        "SELECT s.round, s.seed FROM round_seeds s JOIN rounds r ON r.number = s.round"
+        " WHERE r.state = 'open'")
+    assert all(seed_commitment(number, int(seed)) in _text(r["raw"]) for r in queued)
     assert email.message_from_bytes(english["raw"])["Content-Language"] == "en"
     assert game.cli("remind", "--missing")[1].startswith("Keine Erinnerung neu eingereiht")
     assert len(game.query("SELECT 1 FROM outbox WHERE kind = 'reminder' AND state = 'queued'"
