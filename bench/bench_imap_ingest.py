@@ -241,8 +241,10 @@ def per_mail_poll(app: App, batch: int = POLL_BATCH) -> PollReport:
             return PollReport(tuple(results))
 
 
-def pipeline_app(server: DovecotServer, state: Path) -> App:
-    config = Config.from_mapping(
+def dovecot_config(server: DovecotServer, state: Path) -> Config:
+    """The configuration of a bench game reading the private Dovecot's INBOX
+    (SMTP is never used: the replies stay in the outbox)."""
+    return Config.from_mapping(
         {
             "state_dir": str(state),
             "game": {"name": "Turnited Bench"},
@@ -259,7 +261,10 @@ def pipeline_app(server: DovecotServer, state: Path) -> App:
         },
         state.parent,
     )
-    app = build_app(config, clock=lambda: START,
+
+
+def pipeline_app(server: DovecotServer, state: Path) -> App:
+    app = build_app(dovecot_config(server, state), clock=lambda: START,
                     league_settings=LeagueSettings(password_cost=2**4, simulations=0))
     app.ensure_started()
     return app

@@ -63,6 +63,7 @@ from bench_imap_ingest import (
     bare_fetch,
     bare_fetch_and_move,
     best,
+    dovecot_config,
     per_mail_poll,
     reset,
 )
@@ -73,7 +74,6 @@ import bot.service.inbound
 import bot.service.outgoing
 import bot.storage.outbox
 from bot.app import App, build_app
-from bot.config import Config
 from bot.league.passwords import DEFAULT_N, VERIFIED
 from bot.league.settings import LeagueSettings
 from bot.mail.transport import IncomingMail, MailSource
@@ -329,24 +329,7 @@ def stage_timers(app: App, totals: Counter[str]) -> Iterator[None]:
 
 
 def make_app(server: DovecotServer, state: Path, cost: int) -> App:
-    config = Config.from_mapping(
-        {
-            "state_dir": str(state),
-            "game": {"name": "Turnited Bench"},
-            "gm": {"address": "gm@game.example"},
-            "schedule": {"timezone": "Europe/Berlin", "deadlines": {"cron": "0 20 * * SUN"}},
-            "mail": {
-                "transport": "imap",
-                "address": BOT_ADDRESS,
-                "imap": {"host": server.host, "port": server.imap_port, "security": "none",
-                         "username": BOT_ADDRESS, "password": server.password(BOT_ADDRESS),
-                         "processed_folder": "Processed"},
-                "smtp": {"host": server.host, "port": 25, "security": "none"},  # never used
-            },
-        },
-        state.parent,
-    )
-    app = build_app(config, clock=Clock(), league_settings=LeagueSettings(
+    app = build_app(dovecot_config(server, state), clock=Clock(), league_settings=LeagueSettings(
         password_cost=cost, simulations=0))
     app.ensure_started()
     return app
