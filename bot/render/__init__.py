@@ -1,8 +1,10 @@
 """Rendering of everything the bot publishes or mails: the results newsletter,
 reminders, the game master's digest and the public archive.
 
-Templates live in ``templates/<language>/`` (German default, English) and
-``templates/shared/``; ``Environments`` is the render cache (one Jinja
+Each mail has one template in ``templates/mail/`` for German (the default)
+and English, the layout it shares in ``templates/shared/``; the words are in
+the message catalogs (``bot.render.i18n``, docs/i18n.md). ``Environments`` is
+the render cache (one Jinja
 environment per language; the use-case layer holds one and passes it as
 ``env=``). Public renderers accept only the public report
 (``RoundReport.public()``, no player lineup). The WP and PSZ rows are the
