@@ -87,11 +87,16 @@ def message_key(message: MessageId, context: str | None = None) -> MessageKey:
     return (message if isinstance(message, str) else message[0]), context
 
 
+#: The modules that mark messages with ``N_`` (the reasons of an unreadable
+#: line, which the rules core words in English), relative to ``bot/``.
+PYTHON_SOURCES: tuple[str, ...] = ("render/reasons.py",)
+
+
 def template_messages(templates_dir: Path) -> dict[MessageKey, tuple[MessageId, list[str]]]:
-    """Every message of the templates under ``templates_dir``, as Babel's
-    extractor reads it: by catalog key, the message (with its plural) and
-    the templates it stands in."""
-    from babel.messages.extract import extract_from_dir
+    """Every message of the templates under ``templates_dir`` and of
+    ``PYTHON_SOURCES``, as Babel's extractor reads them: by catalog key, the
+    message (with its plural) and the files it stands in."""
+    from babel.messages.extract import extract, extract_from_dir
 
     found: dict[MessageKey, tuple[MessageId, list[str]]] = {}
     for filename, _lineno, message, _comments, context in extract_from_dir(
@@ -100,6 +105,11 @@ def template_messages(templates_dir: Path) -> dict[MessageKey, tuple[MessageId, 
         options_map={"**.j2": JINJA_OPTIONS},
     ):
         found.setdefault(message_key(message, context), (message, []))[1].append(filename)
+    package = Path(__file__).resolve().parent.parent
+    for source in PYTHON_SOURCES:
+        with (package / source).open("rb") as handle:
+            for _lineno, message, _comments, context in extract("python", handle):
+                found.setdefault(message_key(message, context), (message, []))[1].append(source)
     return found
 
 
