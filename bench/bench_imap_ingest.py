@@ -302,15 +302,7 @@ def growth(counts: list[int], repeat: int) -> None:
     rows = []
     with DovecotServer(name="bench-pipeline") as server:
         for count in counts:
-            client = server.client()
-            try:
-                client.select_folder("INBOX")
-                uids = client.search("ALL")
-                if uids:
-                    client.delete_messages(uids)
-                    client.expunge()
-            finally:
-                client.logout()
+            server.empty("INBOX")
             server.append_many(registration_mail(n) for n in range(count))
             bare = best([bare_fetch(server) for _ in range(repeat)])
             news, olds = [], []

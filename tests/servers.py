@@ -328,6 +328,21 @@ service lmtp {{
         client.login(user, self.users[user])
         return client
 
+    def empty(self, *folders: str, user: str = BOT_ADDRESS) -> None:
+        """Delete every message in ``folders`` (those that exist) of ``user``."""
+        client = self.client(user)
+        try:
+            for folder in folders:
+                if not client.folder_exists(folder):
+                    continue
+                client.select_folder(folder)
+                uids = client.search("ALL")
+                if uids:
+                    client.delete_messages(uids)
+                    client.expunge()
+        finally:
+            client.logout()
+
     def append(
         self,
         raw: bytes,
