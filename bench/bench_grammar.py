@@ -24,6 +24,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.mail.grammar import parse_moves
+from bot.service.commands import registry
+
+#: The keywords of a player's mail, as the ingest reads it.
+VOCABULARY = registry().vocabulary()
 
 LINE_SHAPES: dict[str, Callable[[int], str]] = {
     "digits-dashes": lambda n: ("1-" * n)[:n],
@@ -61,7 +65,7 @@ def report(title: str, sizes: list[int], make: Callable[[int], tuple[str, str]],
     for size in sizes:
         subject, text = make(size)
         chars = len(subject) + len(text)
-        seconds = timed(lambda s=subject, t=text: parse_moves(s, t), repeat)
+        seconds = timed(lambda s=subject, t=text: parse_moves(s, t, vocabulary=VOCABULARY), repeat)
         per_kb = seconds * 1000 / max(chars / 1024, 1e-9)
         growth = ""
         if previous is not None:

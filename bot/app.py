@@ -56,8 +56,7 @@ class App:
         self.environments = Environments(archive_url=config.archive.url)
         self.services = Context(self.db, self.league, game_settings(config), clock,
                                 self.environments)
-        self.ingestor = Ingestor(self.db, self.league, ingest_settings(config), clock=clock,
-                                 environments=self.environments)
+        self.ingestor = Ingestor(self.services, ingest_settings(config))
 
     def ensure_started(self) -> None:
         """Open round 1 (with the first planned deadline) in an empty league."""

@@ -1,7 +1,6 @@
 """The league service: one method per use case, each one transaction.
 
-``League(db, settings)`` carries out what managers ask for (``submit``, in
-the caller's transaction), evaluates due rounds (``evaluate_due``), and
+``League(db, settings)`` evaluates due rounds (``evaluate_due``), and
 answers questions about the state (``status``, tables, reminders,
 ``replay``), and carries out the game master's console: ``rollback`` of
 the last evaluation, ``ban``/``unban`` and ``reset_password`` of a manager.
@@ -22,13 +21,11 @@ from typing import Any
 from bot.league import evaluation as ev
 from bot.league import tables
 from bot.league.errors import BadTime, LeagueError, NoOpenRound, RoundNotOpen, UnknownRound
-from bot.league.moves import normalize_address, submit_moves
-from bot.league.outcome import MoveOutcome
+from bot.league.moves import normalize_address
 from bot.league.passwords import generate_password, hash_password
 from bot.league.settings import LeagueSettings
 from bot.league.tables import PszRow, WpRow, manager_label
 from bot.rules.lots import seed_commitment
-from bot.rules.requests import ParsedMoves
 from bot.storage import bounces, outbox, reminders, results
 from bot.storage import managers as manager_rows
 from bot.storage import moves as move_rows
@@ -221,26 +218,6 @@ class League:
             if not rnd.is_open:
                 raise RoundNotOpen(round_number)
             round_rows.set_deadline(conn, round_number, deadline)
-
-    # -- moves -------------------------------------------------------------------
-
-    def submit(
-        self,
-        conn: sqlite3.Connection,
-        *,
-        sender: str,
-        sender_name: str | None,
-        moves: ParsedMoves,
-        now: datetime,
-        inbound_id: int | None = None,
-        message_id: str | None = None,
-    ) -> MoveOutcome:
-        """Carry out one mail's requests inside ``conn``'s transaction
-        (see ``bot.league.moves``)."""
-        return submit_moves(
-            conn, self.settings, sender=sender, sender_name=sender_name, moves=moves,
-            now=now, lot=self.lot, inbound_id=inbound_id, message_id=message_id,
-        )
 
     # -- evaluation --------------------------------------------------------------
 

@@ -16,10 +16,10 @@ line                            request
 ``Neues Team: NAME / SHORT``    ``RegisterTeam`` (``New team:``)
 ``Kurzname: SHORT``             ``SetShortName`` (``Kürzel:``, ``Short name:``)
 ``Passwort: X``                 ``GivePassword`` (``Kennwort:``, ``Password:``)
-``Manager: NAME``               ``SetManagerName``
-``Zurückziehen: NAME``          ``Withdraw`` (``Withdraw:``)
-``Status``                      ``AskStatus``
-``Hilfe``                       ``AskHelp`` (``Help``)
+``KEYWORD [value]``             the request of a command of the
+                                ``vocabulary`` (``Status``, ``Hilfe``,
+                                ``Zurückziehen: NAME``, ...;
+                                ``bot.mail.vocabulary``)
 ==============================  ====================================
 
 A line that looks like a lineup but is not a valid one (four or six
@@ -87,7 +87,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from bot.mail.keywords import (
-    COMMAND_OF,
     DE_ROW_WORDS,
     DE_WORDS,
     EN_ROW_WORDS,
@@ -96,7 +95,6 @@ from bot.mail.keywords import (
     EXAMPLES,
     FOR_TEAM,
     GERMAN_PREFIX,
-    KEYWORD,
     LABELLED_PAIR,
     LETTER,
     LINE_COMMENT,
@@ -107,9 +105,7 @@ from bot.mail.keywords import (
     MISSING,
     NUMBER,
     QUOTES,
-    SPELLING,
     WORD,
-    keyword_display,
     normalise,
     strip_subject_prefixes,
 )
@@ -128,6 +124,7 @@ from bot.mail.lineup_text import (
 )
 from bot.mail.signoffs import MAX_NAME_LINE, MAX_NAME_LINES, is_signoff
 from bot.mail.typos import correct_keyword, team_key
+from bot.mail.vocabulary import CORE, KeywordCommand, Value, Vocabulary
 from bot.rules.lineup import LABELS, Lineup
 from bot.rules.requests import (
     COMMENT,
@@ -135,9 +132,6 @@ from bot.rules.requests import (
     SIGNATURE,
     TOO_LONG,
     TYPO,
-    AskHelp,
-    AskStatus,
-    ForgotPassword,
     GivePassword,
     LineError,
     ParsedMoves,
@@ -146,14 +140,12 @@ from bot.rules.requests import (
     Request,
     SelectTeam,
     SetLineup,
-    SetManagerName,
     SetShortName,
-    Withdraw,
 )
 
 __all__ = [
     "EXAMPLE_LINEUP", "MAX_LINEUP_CHARS", "MAX_LINE_CHARS", "MAX_SUBJECT_CHARS",
-    "keyword_display", "parse_moves", "strip_subject_prefixes",
+    "parse_moves", "strip_subject_prefixes",
 ]
 
 
@@ -165,6 +157,7 @@ class _State:
     notes: list[ReadNote] = field(default_factory=list)
     keyword_languages: set[str] = field(default_factory=set)
     team_keys: frozenset[str] = frozenset()
+    vocab: Vocabulary = CORE
     in_subject: bool = False
     words_de: int = 0
     words_en: int = 0
@@ -183,13 +176,16 @@ class _State:
         self.keyword_languages = set(mark[4])
 
 
-def parse_moves(subject: str, text: str, *, team_names: Iterable[str] = ()) -> ParsedMoves:
+def parse_moves(
+    subject: str, text: str, *, team_names: Iterable[str] = (), vocabulary: Vocabulary = CORE
+) -> ParsedMoves:
     """Read the commands of one mail (``subject`` and its fresh ``text``).
 
     ``team_names``: the names (and short names) of the sender's teams, if
     known; a word that is one of them is never read as a mistyped keyword.
+    ``vocabulary``: the commands beyond the lineup language (``CORE``: none).
     """
-    state = _State(team_keys=frozenset(team_key(n) for n in team_names if n))
+    state = _State(team_keys=frozenset(team_key(n) for n in team_names if n), vocab=vocabulary)
     subject = subject or ""
     if GERMAN_PREFIX.match(subject[:100]):
         state.words_de += 2
@@ -253,8 +249,8 @@ def _too_long(head: str, number: int, length: int, limit: int, state: _State) ->
     start, one of the sender's teams), else ordinary text that is skipped."""
     start = head[:MAX_LINEUP_CHARS]
     commandlike = (
-        KEYWORD.match(start) is not None
-        or correct_keyword(start, COMMAND_OF, state.team_keys) is not None
+        state.vocab.keyword.match(start) is not None
+        or correct_keyword(start, state.vocab.command_of, state.team_keys) is not None
         or start[:1].isdigit()
         or LINEUP_RUN.search(start) is not None
         or labelled_tail(start) is not None
@@ -280,9 +276,9 @@ def _read_line(line: str, number: int, state: _State) -> None:
     reading the line exactly as written."""
     body, comments = _split_comments(line)
     correction = None
-    if KEYWORD.match(body) is None:
-        correction = correct_keyword(body, COMMAND_OF, state.team_keys)
-        if correction is not None and not _command_shaped(correction.line):
+    if state.vocab.keyword.match(body) is None:
+        correction = correct_keyword(body, state.vocab.command_of, state.team_keys)
+        if correction is not None and not _command_shaped(correction.line, state.vocab):
             correction = None
     attempts: list[tuple[str, list[str]]] = []
     if correction is not None or comments:
@@ -301,7 +297,7 @@ def _read_line(line: str, number: int, state: _State) -> None:
             state.errors[index] = _error_with_line(error, line)
         if correction is not None:
             state.notes.append(ReadNote(TYPO, number, correction.written,
-                                        keyword_display(correction.spelling)))
+                                        state.vocab.display(correction.spelling)))
         state.notes.extend(ReadNote(COMMENT, number, c) for c in skipped)
         return
     _parse_line(line, number, state)
@@ -345,14 +341,15 @@ def _split_comments(line: str) -> tuple[str, list[str]]:
     return body, parens + comments
 
 
-def _command_shaped(line: str) -> bool:
+def _command_shaped(line: str, vocab: Vocabulary) -> bool:
     """A corrected line must look like a command (module docstring)."""
-    match = KEYWORD.match(line)
+    match = vocab.keyword.match(line)
     if match is None:
         return False
-    command = SPELLING[" ".join(match.group("kw").lower().split())][0]
+    command = vocab.lookup(match.group("kw"))[0]
     rest = match.group("rest").strip()
-    if command in {"status", "help"}:
+    spec = vocab.command(command)
+    if spec is not None and spec.value is not Value.REQUIRED:
         return not rest.strip("?!. ")
     if command == "team" and lineup_candidate(rest) is not None:
         return False  # "Tean: 10-10-15-15-20" is a lineup for the team "Tean"
@@ -365,7 +362,7 @@ def _command_shaped(line: str) -> bool:
 
 
 def _parse_line(line: str, number: int, state: _State) -> None:
-    keyword = KEYWORD.match(line)
+    keyword = state.vocab.keyword.match(line)
     if keyword is not None and re.search(r"[:=]", keyword.group("sep")):
         _keyword(keyword, line, number, state, explicit=True)
         return
@@ -374,7 +371,7 @@ def _parse_line(line: str, number: int, state: _State) -> None:
         state.requests.append(SetLineup(line=line, team=None, lineup=whole))
         _note_row_words(line, state)
         return
-    if keyword is not None and _is_lineup_keyword(keyword):
+    if keyword is not None and state.vocab.lookup(keyword.group("kw"))[0] == "lineup":
         value = lineup_candidate(keyword.group("rest"), guard=False)
         if isinstance(value, Lineup):  # "Lineup T: 10, A: 10, ..." (colon optional)
             _keyword(keyword, line, number, state, explicit=False)
@@ -405,17 +402,15 @@ def _keyword(
     keyword, so a missing or unreadable value is an error; without the colon
     such a line is taken as ordinary text ("Neue Mannschaft", "Aufstellung
     für nächste Woche") and ignored."""
-    spelling = " ".join(match.group("kw").lower().split())
-    command, language = SPELLING[spelling]
+    command, language = state.vocab.lookup(match.group("kw"))
     if language is not None:
         state.keyword_languages.add(language)
     rest = match.group("rest").strip()
-    if command == "lineup":
+    spec = state.vocab.command(command)
+    if spec is not None:
+        _on_command(spec, line, number, rest, state, explicit=explicit)
+    elif command == "lineup":
         _on_lineup(line, number, rest, state, explicit=explicit)
-    elif command in {"status", "help"}:
-        state.requests.append(AskStatus(line=line) if command == "status" else AskHelp(line=line))
-    elif command == "forgot":
-        state.requests.append(ForgotPassword(line=line))
     elif not clean_name(rest):
         if explicit:
             _error(line, number, MISSING[command], EXAMPLES[command], state)
@@ -481,23 +476,34 @@ def _on_password(line: str, number: int, rest: str, state: _State) -> None:
     state.requests.append(GivePassword(line=line, password=rest.strip().strip(QUOTES)))
 
 
-def _on_manager(line: str, number: int, rest: str, state: _State) -> None:
-    state.requests.append(SetManagerName(line=line, name=clean_name(rest)))
-
-
-def _on_withdraw(line: str, number: int, rest: str, state: _State) -> None:
-    state.requests.append(Withdraw(line=line, team=clean_name(rest)))
-
-
-#: Handlers of the keywords that take a value (called with a non-empty value).
+#: Handlers of the core keywords that take a value (called with a non-empty value).
 _HANDLERS: dict[str, Callable[[str, int, str, _State], None]] = {
     "team": _on_team,
     "register": _on_register,
     "short": _on_short,
     "password": _on_password,
-    "manager": _on_manager,
-    "withdraw": _on_withdraw,
 }
+
+
+def _on_command(
+    spec: KeywordCommand, line: str, number: int, rest: str, state: _State, *, explicit: bool
+) -> None:
+    """A command of the vocabulary (``bot.mail.vocabulary.Value`` says what may
+    follow its keyword); a value it cannot read is an error of the line."""
+    if spec.value is Value.NONE and rest.strip("?!. "):
+        _ignore_unless_lineup_shaped(line, line, number, state)  # text that starts alike
+        return
+    value = clean_name(rest) if spec.value is Value.REQUIRED else rest.strip()
+    if spec.value is Value.REQUIRED and not value:
+        if explicit:
+            _error(line, number, spec.missing, spec.example, state)
+        else:
+            _ignore(line, state)
+        return
+    try:
+        state.requests.append(spec.build(line, value))
+    except ValueError as problem:
+        _error(line, number, str(problem), spec.example or EXAMPLE_LINEUP, state, part=value)
 
 
 # -- pieces -----------------------------------------------------------------------
@@ -517,10 +523,6 @@ def _ignore_unless_lineup_shaped(line: str, text: str, number: int, state: _Stat
         _ignore(line, state)
     else:
         _error(line, number, reason, EXAMPLE_LINEUP, state, part=text)
-
-
-def _is_lineup_keyword(match: re.Match[str]) -> bool:
-    return SPELLING[" ".join(match.group("kw").lower().split())][0] == "lineup"
 
 
 def _error(

@@ -3,8 +3,9 @@ commands, the reading limits, the text patterns a line is classified by, and
 the word lists the language of a mail is guessed from.
 
 Tables and patterns only, plus the small helpers that read them directly
-(``strip_subject_prefixes``, ``keyword_display``, ``normalise``); what a line
-means is decided in ``bot.mail.grammar``.
+(``strip_subject_prefixes``, ``normalise``); what a line means is decided in
+``bot.mail.grammar``, and the keywords of the commands beyond the lineup
+language come from ``bot.mail.vocabulary``.
 """
 
 from __future__ import annotations
@@ -25,59 +26,32 @@ MAX_COLONS = 12
 #: A too-long line is quoted with this many characters and an ellipsis.
 QUOTED_CHARS = 60
 
-# (command, language or None for both, spellings); longer spellings first.
-_KEYWORDS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
+#: The grammar's own keywords (``bot.mail.vocabulary`` adds the commands'):
+#: (command, language or None for both, spellings in lower case).
+CORE_KEYWORDS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
     ("register", "de", ("neues team", "neue mannschaft")),
     ("register", "en", ("new team",)),
     ("short", "de", ("kurzname", "kürzel", "kuerzel")),
     ("short", "en", ("short name", "shortname", "short-name")),
-    ("forgot", "de", ("passwort vergessen", "kennwort vergessen")),
-    ("forgot", "en", ("forgot password", "forgot my password", "forgotten password",
-                      "password forgotten", "lost password", "lost my password")),
     ("password", "de", ("passwort", "kennwort")),
     ("password", "en", ("password",)),
-    ("manager", None, ("manager",)),
-    ("withdraw", "de", ("zurückziehen", "zurueckziehen")),
-    ("withdraw", "en", ("withdraw",)),
     ("lineup", "de", ("aufstellung",)),
     ("lineup", "en", ("lineup", "line-up", "line up")),
     ("team", "de", ("mannschaft",)),
     ("team", None, ("team",)),
-    ("status", None, ("status",)),
-    ("help", "de", ("hilfe",)),
-    ("help", "en", ("help",)),
 )
-SPELLING: dict[str, tuple[str, str | None]] = {
-    spelling: (command, language)
-    for command, language, spellings in _KEYWORDS
-    for spelling in spellings
-}
-#: Each spelling -> its command (for typo correction).
-COMMAND_OF: dict[str, str] = {spelling: command for spelling, (command, _) in SPELLING.items()}
-KEYWORD = re.compile(
-    r"^(?P<kw>"
-    + "|".join(
-        re.escape(s).replace(r"\ ", r"\s+")
-        for s in sorted(SPELLING, key=len, reverse=True)
-    )
-    + r")(?![\w-])(?P<sep>\s*[:=]\s*|\s+|(?=[?!.]*$))(?P<rest>.*)$",
-    re.IGNORECASE,
-)
+#: The right form of a core keyword line, and why one without its value is unreadable.
 EXAMPLES = {
     "team": "Team: Rote Teufel",
     "register": "Neues Team: FC Wanderer Altona / Wanderer",
     "short": "Kurzname: Wanderer",
     "password": "Passwort: k7f-x2q",
-    "manager": "Manager: Hans Meier",
-    "withdraw": "Zurückziehen: Rote Teufel",
 }
 MISSING = {
     "team": "no team name after the keyword",
     "register": "no name for the new team after the keyword",
     "short": "no short name after the keyword",
     "password": "no password after the keyword",
-    "manager": "no manager name after the keyword",
-    "withdraw": "no team name after the keyword",
 }
 
 _SUBJECT_PREFIX = re.compile(
@@ -141,17 +115,6 @@ DE_WORDS = frozenset(
 def strip_subject_prefixes(subject: str) -> str:
     """``"AW: Re: Fwd: Aufstellung"`` -> ``"Aufstellung"``."""
     return _SUBJECT_PREFIX.sub("", subject or "").strip()
-
-
-def keyword_display(spelling: str) -> str:
-    """How a keyword is shown in a reply: ``aufstellung`` -> ``Aufstellung``,
-    ``neues team`` -> ``Neues Team``, ``short name`` -> ``Short name``."""
-    _, language = SPELLING[spelling]
-    words = spelling.split(" ")
-    if language == "de":
-        return " ".join(w[:1].upper() + w[1:] for w in words)
-    return spelling[:1].upper() + spelling[1:]
-
 
 
 def normalise(line: str) -> str:

@@ -96,7 +96,9 @@ def german_reason(reason: str) -> str | None:
 
 
 def reason(text: str, language: str) -> str:
-    """``text`` (an English reason) in ``language``; English stays as it is."""
+    """``text`` (an English reason) in ``language``; English stays as it is. A
+    reason that is itself a message of the catalog (a command's, marked ``N_``
+    where the command is declared) is translated as it is."""
     if check_language(language) == "de":
-        return german_reason(text) or text
+        return german_reason(text) or translations("de").gettext(text)
     return text

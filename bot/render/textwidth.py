@@ -96,13 +96,22 @@ def table(
     return "\n".join(lines)
 
 
+#: A paragraph that starts with this is not wrapped (``wrap``).
+VERBATIM = "    "
+
+
 def wrap(text: str, columns: int = TEXT_WIDTH, *, indent: str = "", hanging: str = "") -> str:
     """Greedy word wrap by display width. Paragraphs (blank-line separated)
     are kept; a word longer than a line stands on its own line. ``indent``
-    starts each paragraph's first line, ``hanging`` the following lines."""
+    starts each paragraph's first line, ``hanging`` the following lines. A
+    paragraph indented by four spaces (a line to copy, such as a password)
+    stays as it is."""
     paragraphs = text.split("\n\n")
     out = []
     for paragraph in paragraphs:
+        if paragraph.startswith(VERBATIM):
+            out.append("\n".join(clean(line).rstrip() for line in paragraph.split("\n")))
+            continue
         words = clean(paragraph).split()
         lines: list[str] = []
         current = indent

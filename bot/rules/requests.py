@@ -1,9 +1,13 @@
 """What a manager asks for, independent of how it arrived (mail, CLI, tests).
 
-The mail grammar (``bot.mail.grammar``) turns text into these requests; the
-league service (``bot.league.service``) carries them out. Each request
-remembers the line it came from so a reply can quote it. Pure dataclasses
-(they live in the rules core so that every layer above may use them).
+The mail grammar (``bot.mail.grammar``) turns text into requests; the
+command runner (``bot.service.commands``) carries them out. Each request
+remembers the line it came from so a reply can quote it. Here: the base
+``Request`` and the requests of the lineup language, which the grammar
+reads by their shape (the other commands declare their request types with
+their handlers, in ``bot.service.commands``), and what else the grammar
+reports. Pure dataclasses (they live in the rules core so that every layer
+above may use them).
 """
 
 from __future__ import annotations
@@ -53,34 +57,6 @@ class SetShortName(Request):
 @dataclass(frozen=True, slots=True)
 class GivePassword(Request):
     password: str
-
-
-@dataclass(frozen=True, slots=True)
-class ForgotPassword(Request):
-    """``Passwort vergessen`` / ``Forgot password``: mail a new password to
-    the registered address (RULES.md §9)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SetManagerName(Request):
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class Withdraw(Request):
-    """Take a team out of the open round."""
-
-    team: str
-
-
-@dataclass(frozen=True, slots=True)
-class AskStatus(Request):
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class AskHelp(Request):
-    pass
 
 
 #: ``LineError.kind``: a line that looks like a lineup (or a keyword with a

@@ -44,7 +44,6 @@ from pathlib import Path
 from bot.league.moves import normalize_address, sender_team_names
 from bot.league.outcome import MoveOutcome
 from bot.league.passwords import verify_password
-from bot.league.service import League
 from bot.mail.auth import sender_trust
 from bot.mail.classify import Classification, classify
 from bot.mail.compose import MailKind, is_message_id
@@ -53,12 +52,14 @@ from bot.mail.quotes import is_bot_reply_id, is_bot_reply_marker
 from bot.mail.reading import InboundMail, read_message
 from bot.mail.spool import SpooledMail, spool_many
 from bot.mail.transport import IncomingMail, MailSource, header_section
-from bot.render.environment import Environments
+from bot.mail.vocabulary import Vocabulary
 from bot.render.model import RenderedMail
 from bot.render.reply import Problem, render_problem, render_reply
-from bot.rules.requests import ForgotPassword, GivePassword, ParsedMoves
+from bot.rules.requests import GivePassword, ParsedMoves
 from bot.service.bounded import ISOLATE_ABOVE, run_bounded
-from bot.service.lost_password import forgot_password
+from bot.service.commands import Registry, registry
+from bot.service.commands.runner import carry_out
+from bot.service.context import Context
 from bot.service.outgoing import Sender, queue_mail
 from bot.storage import ledger, managers
 from bot.storage.db import Database, savepoint
@@ -120,22 +121,19 @@ class IngestResult:
 
 class Ingestor:
     """Turns incoming mails into league moves and replies (see module doc).
-    ``environments`` is the renderer's cache, shared with the other use cases."""
+    ``context`` is what every use case shares (the database, the league, the
+    clock, the render cache); ``commands`` the command registry."""
 
     def __init__(
-        self,
-        db: Database,
-        league: League,
-        settings: IngestSettings,
-        *,
-        clock: Callable[[], datetime],
-        environments: Environments,
+        self, context: Context, settings: IngestSettings, *, commands: Registry | None = None
     ) -> None:
-        self.db = db
-        self.league = league
+        self.context = context
+        self.db: Database = context.db
+        self.league = context.league
         self.settings = settings
-        self.clock = clock
-        self.environments = environments
+        self.clock: Callable[[], datetime] = context.clock
+        self.environments = context.environments
+        self.commands = commands or registry()
 
     # -- public ----------------------------------------------------------------
 
@@ -280,7 +278,7 @@ class Ingestor:
         if not too_large and not parsed.unreadable:  # the grammar, bounded like reading
             moves = run_bounded(
                 parse_mail, parsed.subject, parsed.fresh_text,
-                tuple(sender_team_names(conn, parsed.sender)),
+                tuple(sender_team_names(conn, parsed.sender)), self.commands.vocabulary(),
                 seconds=s.handling_seconds, isolate=isolate,
             )
         recent = ledger.recent_human_outcomes(
@@ -306,8 +304,6 @@ class Ingestor:
         if len(moves.requests) + len(moves.errors) > s.max_command_lines:
             return self._problem(conn, inbound_id, parsed, spooled, now, "too_many_lines",
                                  s.max_command_lines, language=moves.language)
-        if any(isinstance(r, ForgotPassword) for r in moves.requests):
-            return self._forgot(conn, inbound_id, parsed, moves, spooled, now)
         thread = bot_thread(parsed) if moves.empty else None
         if thread is not None:
             day = ledger.recent_human_outcomes(
@@ -319,14 +315,17 @@ class Ingestor:
                     f"{Outcome.NO_REPLY}: answers the bot's mail without a command; "
                     f"that thread was answered today already {thread_tag(thread)}", parsed,
                 )
-        outcome = self.league.submit(
-            conn,
+        outcome = carry_out(
+            conn, self.league.settings,
             sender=parsed.sender,
             sender_name=parsed.sender_name or None,
             moves=moves,
             now=arrived,
+            lot=self.league.lot,
+            context=self.context,
             inbound_id=inbound_id,
             message_id=parsed.message_id,
+            commands=self.commands,
         )
         rendered = render_reply(
             outcome,
@@ -337,7 +336,8 @@ class Ingestor:
             game_address=s.bot_address,
             env=self.environments,
         )
-        self._queue_reply(conn, inbound_id, parsed, spooled, rendered, now)
+        self._queue_reply(conn, inbound_id, parsed, spooled, rendered, now,
+                          to=outcome.reply_to, to_name=outcome.reply_to_name)
         manager_id = None
         if outcome.manager is not None:
             manager_id = managers.manager_id_of(conn, outcome.manager.address)
@@ -444,30 +444,6 @@ class Ingestor:
             return False
         return any(verify_password(p, manager.password_hash) for p in given)
 
-    def _forgot(
-        self,
-        conn: sqlite3.Connection,
-        inbound_id: int,
-        parsed: InboundMail,
-        moves: ParsedMoves,
-        spooled: SpooledMail,
-        now: datetime,
-    ) -> IngestResult:
-        """``Passwort vergessen`` (``bot.service.lost_password``): the answer goes
-        to the registered address only, never to a Reply-To."""
-        s = self.settings
-        assert parsed.sender is not None
-        answer = forgot_password(
-            conn, self.league, sender=parsed.sender, subject=parsed.subject,
-            language=moves.language if moves.language_known else None,
-            default_language=s.language,
-            game_name=s.game_name, game_address=s.bot_address, now=now, inbound_id=inbound_id,
-        )
-        self._queue_reply(conn, inbound_id, parsed, spooled, answer.rendered, now,
-                          to=answer.to, to_name=answer.to_name)
-        return self._finish(conn, inbound_id, InboundKind.HUMAN, answer.summary, parsed,
-                            replied=True)
-
     def _failed(
         self,
         conn: sqlite3.Connection,
@@ -550,9 +526,11 @@ def read_mail(
     return parsed, classify(parsed, own_addresses)
 
 
-def parse_mail(subject: str, text: str, team_names: tuple[str, ...]) -> ParsedMoves:
+def parse_mail(
+    subject: str, text: str, team_names: tuple[str, ...], vocabulary: Vocabulary
+) -> ParsedMoves:
     """The grammar on one mail's text (run under ``run_bounded``)."""
-    return parse_moves(subject, text, team_names=team_names)
+    return parse_moves(subject, text, team_names=team_names, vocabulary=vocabulary)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from bot.league.outcome import MoveOutcome
 from bot.league.service import EvaluationResult, League, LeagueSettings
-from bot.mail.grammar import parse_moves
 from tests.support import league as shared
+from tests.support.grammar import parse_moves
+from tests.support.league import submit
 
 START = datetime(2025, 3, 3, 12, 0, tzinfo=UTC)
 FIRST_DEADLINE = START + timedelta(days=6)
@@ -50,8 +51,7 @@ class Manager:
             text = f"Passwort: {self.password}\n{text}"
         when = now or open_deadline(self.league) - timedelta(hours=1)
         with self.league.db.transaction() as conn:
-            outcome = self.league.submit(
-                conn, sender=self.address, sender_name=self.name,
+            outcome = submit(self.league, conn, sender=self.address, sender_name=self.name,
                 moves=parse_moves(subject, text), now=when,
             )
         if outcome.manager is not None and outcome.manager.new_password:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from decimal import Decimal
 
-from bot.league import outcome as oc
+from bot.league.outcome import Code
 from tests.compliance.support import (
     Manager,
     evaluate,
@@ -27,7 +27,7 @@ def test_long_names_are_shortened_and_the_reply_says_so(tmp_path) -> None:
     registered = outcome.teams[0]
     assert len(registered.name) <= 30 and len(registered.short_name) <= 15
     assert registered.name == team(league, registered.name)["name"]
-    assert {oc.NAME_SHORTENED, oc.SHORT_NAME_DERIVED} <= set(outcome.codes())
+    assert {Code.NAME_SHORTENED, Code.SHORT_NAME_DERIVED} <= set(outcome.codes())
     text = reply_text(outcome)
     assert f"„{given}“ ist länger als 30 Zeichen und wurde gekürzt zu „{registered.name}“" in text
     derived = f"für „{registered.name}“ gilt „{registered.short_name}“"
@@ -37,7 +37,7 @@ def test_long_names_are_shortened_and_the_reply_says_so(tmp_path) -> None:
 
     short = Manager(league, "kurz@x.example").write(
         "Neues Team: Blau / Ein viel zu langer Kurzname\n10-10-15-15-20")
-    assert len(short.teams[0].short_name) <= 15 and oc.SHORT_NAME_SHORTENED in short.codes()
+    assert len(short.teams[0].short_name) <= 15 and Code.SHORT_NAME_SHORTENED in short.codes()
     assert "länger als 15 Zeichen" in reply_text(short)
 
 
@@ -48,7 +48,7 @@ def test_names_are_unique_forever_ignoring_case_and_spaces(tmp_path) -> None:
     anna.write("Neues Team: Blaue Adler\n10-10-15-15-20")
     bert = Manager(league, "bert@x.example")
     taken = bert.write("Neues Team: rote   TEUFEL\n10-10-15-15-20")
-    assert not taken.accepted and oc.NAME_TAKEN in taken.codes()
+    assert not taken.accepted and Code.NAME_TAKEN in taken.codes()
     assert "gibt oder gab es schon" in reply_text(taken)
     evaluate(league, seed=1)
     # Anna's third team dooms one of her teams; once deleted its name stays taken
@@ -57,7 +57,7 @@ def test_names_are_unique_forever_ignoring_case_and_spaces(tmp_path) -> None:
     evaluate(league, seed=2)
     assert team(league, doomed)["deleted_round"] == 2
     again = bert.write(f"Neues Team: {doomed.upper()}\n10-10-15-15-20")
-    assert not again.accepted and oc.NAME_TAKEN in again.codes()
+    assert not again.accepted and Code.NAME_TAKEN in again.codes()
     with league.db.read() as conn:
         assert conn.execute("SELECT COUNT(*) FROM teams WHERE manager_id IN"
                             " (SELECT id FROM managers WHERE address = ?)",
@@ -69,11 +69,11 @@ def test_teams_cannot_be_renamed(tmp_path) -> None:
     m = Manager(league, "m@x.example")
     m.write("Neues Team: Alter Name / Alt\n10-10-15-15-20")
     outcome = m.write("Kurzname: Neu")
-    assert not outcome.accepted and oc.SHORT_NAME_WITHOUT_TEAM in outcome.codes()
+    assert not outcome.accepted and Code.SHORT_NAME_WITHOUT_TEAM in outcome.codes()
     assert "Teams können nicht umbenannt werden" in reply_text(outcome)
     assert team(league, "Alter Name")["short_name"] == "Alt"
     again = m.write("Neues Team: alter name\n10-10-15-15-20")
-    assert not again.accepted and oc.NAME_TAKEN in again.codes()
+    assert not again.accepted and Code.NAME_TAKEN in again.codes()
 
 
 def _two_old_teams(tmp_path, lot_seed: int = 0,
@@ -93,7 +93,7 @@ def test_a_third_team_dooms_the_weaker_one_at_evaluation(tmp_path) -> None:
     stronger = max(wp, key=wp.get)
     outcome = m.write("Neues Team: Drittes\n10-10-15-15-20")
     assert outcome.accepted
-    warning = [n for n in outcome.notices if n.code == oc.TEAM_WILL_BE_DELETED]
+    warning = [n for n in outcome.notices if n.code == Code.TEAM_WILL_BE_DELETED]
     assert [n.params["team"] for n in warning] == [weaker]
     text = reply_text(outcome)
     assert f"Dein schwächeres Team „{weaker}“" in text and "endgültig gelöscht" in text
@@ -105,7 +105,7 @@ def test_a_third_team_dooms_the_weaker_one_at_evaluation(tmp_path) -> None:
     players = {t["name"] for t in result.report["teams"] if not t["gm"]}
     assert players == {stronger, "Drittes"}  # the doomed team did not play
     later = m.write(f"{weaker}: 10-10-15-15-20")
-    assert not later.accepted and oc.TEAM_DELETED in later.codes()
+    assert not later.accepted and Code.TEAM_DELETED in later.codes()
 
 
 def test_equal_wp_then_played_longer_ago_then_lot(tmp_path) -> None:
@@ -117,7 +117,7 @@ def test_equal_wp_then_played_longer_ago_then_lot(tmp_path) -> None:
     wp = {n: Decimal(team(league, n)["wp"]) for n in ("Erstes", "Zweites")}
     assert wp == {"Erstes": 90, "Zweites": 90}
     outcome = m.write("Neues Team: Drittes\n10-10-15-15-20")
-    doomed = [n.params["team"] for n in outcome.notices if n.code == oc.TEAM_WILL_BE_DELETED]
+    doomed = [n.params["team"] for n in outcome.notices if n.code == Code.TEAM_WILL_BE_DELETED]
     assert doomed == ["Erstes"]  # played longer ago
 
     chosen = set()
@@ -125,7 +125,7 @@ def test_equal_wp_then_played_longer_ago_then_lot(tmp_path) -> None:
         league, m = _two_old_teams(tmp_path / f"lot{seed}", lot_seed=seed, body="")
         evaluate(league, seed=1)  # neither played: equal in every respect
         outcome = m.write("Neues Team: Drittes\n10-10-15-15-20")
-        [notice] = [n for n in outcome.notices if n.code == oc.TEAM_WILL_BE_DELETED]
+        [notice] = [n for n in outcome.notices if n.code == Code.TEAM_WILL_BE_DELETED]
         chosen.add(notice.params["team"])
     assert chosen == {"Erstes", "Zweites"}  # decided by lot
 
@@ -135,7 +135,7 @@ def test_withdrawing_the_new_team_saves_the_old_one(tmp_path) -> None:
     evaluate(league, seed=3)
     m.write("Neues Team: Drittes\n10-10-15-15-20")
     outcome = m.write("Zurückziehen: Drittes")
-    assert oc.DELETION_CANCELLED in outcome.codes()
+    assert Code.DELETION_CANCELLED in outcome.codes()
     result = evaluate(league, seed=4)
     assert result.deleted == ()
     with league.db.read() as conn:
@@ -169,7 +169,7 @@ def test_a_withdrawn_team_does_not_play(tmp_path) -> None:
     evaluate(league, seed=1)
     m.write("Zieher: 10-10-15-15-20")
     outcome = m.write("Zurückziehen: Zieher")
-    assert oc.WITHDRAWN in outcome.codes() and outcome.teams[0].withdrawn
+    assert Code.WITHDRAWN in outcome.codes() and outcome.teams[0].withdrawn
     assert "zurückgezogen" in reply_text(outcome)
     assert evaluate(league, seed=2).report["empty"]
     m.write("Zurückziehen: Zieher")
@@ -185,7 +185,7 @@ def test_late_mail_counts_for_the_next_round_and_says_so(tmp_path) -> None:
     late_at = open_deadline(league) + timedelta(minutes=5)
     outcome = m.write("Puenktlich: 0-10-30-20-20", now=late_at)
     assert outcome.accepted and outcome.late and outcome.round == 2
-    assert oc.LATE in outcome.codes()
+    assert Code.LATE in outcome.codes()
     text = reply_text(outcome)
     assert "nach dem Einsendeschluss von Spielrunde 1" in text and "gilt für Spielrunde 2" in text
     assert "after the deadline of round 1" in reply_text(outcome, "en")

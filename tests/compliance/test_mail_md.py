@@ -15,21 +15,21 @@ from hypothesis import strategies as st
 
 from bot.config import Config
 from bot.league.settings import LeagueSettings
-from bot.mail.grammar import parse_moves
 from bot.mail.transport import IncomingMail
 from bot.rules.lineup import Lineup
 from bot.rules.requests import (
-    AskHelp,
-    AskStatus,
     GivePassword,
     RegisterTeam,
     SelectTeam,
     SetLineup,
-    SetManagerName,
     SetShortName,
-    Withdraw,
 )
+from bot.service.commands.ask_help import AskHelp
+from bot.service.commands.manager_name import SetManagerName
+from bot.service.commands.status import AskStatus
+from bot.service.commands.withdraw import Withdraw
 from tests.service.harness import BOT, Game
+from tests.support.grammar import parse_moves
 from tests.support.mails import player_mail
 
 LINEUP = Lineup(10, 10, 15, 15, 20)

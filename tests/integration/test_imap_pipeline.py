@@ -31,6 +31,7 @@ from bot.league.settings import LeagueSettings
 from bot.mail.imap_source import ImapMailbox
 from bot.mail.spool import read_spooled
 from bot.mail.transport import IncomingMail, TransportError
+from bot.service import inbound
 from tests.servers import BOT_ADDRESS, DovecotServer, SmtpServer
 from tests.support import mails
 from tests.support.clock import FakeClock
@@ -428,24 +429,26 @@ def test_server_back_within_the_reconnect_backoff_is_invisible_to_the_poll(
 
 
 def test_bot_killed_half_way_through_a_batch_resumes_without_doubles(
-    tmp_path: Path, dovecot: DovecotServer, smtp_server: SmtpServer, clock: FakeClock
+    tmp_path: Path, dovecot: DovecotServer, smtp_server: SmtpServer, clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     config = imap_config(tmp_path, dovecot, smtp_server)
     raws = first_mails()
     dovecot.append_many(raws)
     first = make_app(config, clock)
-    real_submit = first.league.submit
+    real_carry_out = inbound.carry_out
     done: list[str] = []
 
-    def submit_then_die(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def carry_out_then_die(*args, **kwargs):  # type: ignore[no-untyped-def]
         if len(done) == 2:  # inside the batch's transaction, after two mails' work
             raise KeyboardInterrupt("the bot process is killed")  # not an Exception
         done.append(kwargs["sender"])
-        return real_submit(*args, **kwargs)
+        return real_carry_out(*args, **kwargs)
 
-    first.league.submit = submit_then_die  # type: ignore[method-assign]
-    with pytest.raises(KeyboardInterrupt):
-        first.poll_once()
+    with monkeypatch.context() as patch:
+        patch.setattr(inbound, "carry_out", carry_out_then_die)
+        with pytest.raises(KeyboardInterrupt):
+            first.poll_once()
     first.close()
     assert len(done) == 2
     assert len(dovecot.list_folder("INBOX")) == len(raws)  # none marked processed

@@ -18,7 +18,7 @@ from bot.rules.requests import (
 )
 
 # The shared league fixture; the league tests import these names from here.
-from tests.support.league import FAST, FIRST_DEADLINE, START, make_league  # noqa: F401
+from tests.support.league import FAST, FIRST_DEADLINE, START, make_league, submit  # noqa: F401
 
 
 @pytest.fixture
@@ -55,7 +55,7 @@ class Player:
              password: str | None = None):
         given = password if password is not None else self.password
         with self.league.db.transaction() as conn:
-            result = self.league.submit(conn, sender=self.address, sender_name=self.name,
+            result = submit(self.league, conn, sender=self.address, sender_name=self.name,
                                         moves=moves(*requests, errors=errors, password=given),
                                         now=now)
         if result.manager and result.manager.new_password:

@@ -13,9 +13,9 @@ import pytest
 
 from bot.league.errors import LeagueError, UnknownRound
 from bot.league.evaluation import STEPS
-from bot.rules.requests import Withdraw
 from bot.rules.rounding import to_cents
 from bot.rules.wp import age
+from bot.service.commands.withdraw import Withdraw
 
 from .conftest import (
     FAST,

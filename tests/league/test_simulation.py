@@ -19,11 +19,12 @@ from fractions import Fraction
 import pytest
 
 from bot.cli import main
-from bot.league import outcome as oc
+from bot.league.outcome import Code
 from bot.rules.psz import Result, period_update
-from bot.rules.requests import LineError, Withdraw
+from bot.rules.requests import LineError
 from bot.rules.rounding import to_cents
 from bot.rules.wp import age, gain
+from bot.service.commands.withdraw import Withdraw
 
 from .conftest import FAST, Player, after_deadline, lineup, make_league, register
 
@@ -80,7 +81,7 @@ class Sim:
                 before = self.moves_count()
                 out = player.send(lineup(random_lineup(rng), own[0]) if own else register("x"),
                                   now=when, password="zzz-zzz-zzz")
-                assert not out.accepted and out.errors[0].code == oc.PASSWORD_WRONG
+                assert not out.accepted and out.errors[0].code == Code.PASSWORD_WRONG
                 assert self.moves_count() == before
                 self.events["wrong_password"] += 1
             elif roll < 0.07 and own:  # a broken line changes nothing
@@ -94,14 +95,14 @@ class Sim:
                 out = player.send(register(name), lineup(random_lineup(rng)), now=when)
                 if out.accepted:
                     self.events["registered"] += 1
-                    if oc.TEAM_WILL_BE_DELETED in out.codes():
+                    if Code.TEAM_WILL_BE_DELETED in out.codes():
                         self.events["doomed"] += 1
                         if rng.random() < 0.3:
                             undo = player.send(Withdraw(f"Zurückziehen: {name}", name), now=when)
-                            assert oc.REGISTRATION_WITHDRAWN in undo.codes()
+                            assert Code.REGISTRATION_WITHDRAWN in undo.codes()
                             self.events["registration_withdrawn"] += 1
                 else:
-                    assert [e.code for e in out.errors] == [oc.TOO_MANY_TEAMS]
+                    assert [e.code for e in out.errors] == [Code.TOO_MANY_TEAMS]
             elif roll < 0.25:  # skip this round
                 self.events["skipped"] += 1
             else:

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.league import outcome as oc
 from bot.league.names import unique_short_name
+from bot.league.outcome import Code
 from bot.render import render_reply
 from bot.render.view import build_newsletter
 from tests.league.conftest import Player, evaluate, lineup, make_league, register
@@ -46,19 +46,19 @@ def test_second_concordia_is_stored_with_a_number_and_told_so(tmp_path):
     league = make_league(tmp_path)
     first = Player(league, "anna@example.org").send(
         register("FC Concordia", "Concordia"), lineup("9-9-20-20-20"))
-    assert oc.SHORT_NAME_SUFFIXED not in first.codes()
+    assert Code.SHORT_NAME_SUFFIXED not in first.codes()
     second = Player(league, "bob@example.org").send(
         register("SC Concordia", "Concordia"), lineup("8-8-21-21-21"))
     assert second.accepted
-    suffixed = [n for n in second.notices if n.code == oc.SHORT_NAME_SUFFIXED]
+    suffixed = [n for n in second.notices if n.code == Code.SHORT_NAME_SUFFIXED]
     assert [n.params for n in suffixed] == [{
         "team": "SC Concordia", "given": "Concordia", "short_name": "Concordia 2",
         "other": "FC Concordia"}]
-    registered = next(n for n in second.notices if n.code == oc.TEAM_REGISTERED)
+    registered = next(n for n in second.notices if n.code == Code.TEAM_REGISTERED)
     assert registered.params["short_name"] == "Concordia 2"
     third = Player(league, "cleo@example.org").send(
         register("Concordia Nord", "concordia"), lineup("7-7-22-22-22"))
-    assert any(n.code == oc.SHORT_NAME_SUFFIXED and n.params["short_name"] == "concordia 3"
+    assert any(n.code == Code.SHORT_NAME_SUFFIXED and n.params["short_name"] == "concordia 3"
                for n in third.notices)
     assert short_names(league) == {"FC Concordia": "Concordia", "SC Concordia": "Concordia 2",
                                    "Concordia Nord": "concordia 3"}
@@ -79,7 +79,7 @@ def test_a_derived_short_name_that_clashes_gets_a_number(tmp_path):
     Player(league, "anna@example.org").send(register("Kickers Übersee", "Kickers"),
                                             lineup("9-9-20-20-20"))
     second = Player(league, "bob@example.org").send(register("KICKERS"), lineup("8-8-21-21-21"))
-    assert oc.SHORT_NAME_SUFFIXED in second.codes()
+    assert Code.SHORT_NAME_SUFFIXED in second.codes()
     assert short_names(league)["KICKERS"] == "KICKERS 2"
 
 

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from bot.mail.classify import classify
-from bot.mail.grammar import parse_moves
 from bot.mail.reading import read_message
+from tests.support.grammar import parse_moves
 
 CORPUS = Path(__file__).parent.parent / "corpus"
 FILES = sorted(CORPUS.glob("*.eml"))

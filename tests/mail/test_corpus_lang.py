@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.mail.grammar import parse_moves
 from bot.mail.quotes import BOT_REPLY_MARKER, is_bot_reply_id, strip_quotes
 from bot.mail.reading import read_message
+from tests.support.grammar import parse_moves
 
 LANG = Path(__file__).parent / "eml" / "lang"
 

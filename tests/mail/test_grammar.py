@@ -9,14 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.mail.grammar import EXAMPLE_LINEUP, parse_moves, strip_subject_prefixes
+from bot.mail.grammar import EXAMPLE_LINEUP, strip_subject_prefixes
 from bot.mail.reading import read_message
 from bot.rules.errors import InvalidLineupError
 from bot.rules.lineup import LABELS, Lineup
 from bot.rules.requests import (
     TYPO,
-    AskHelp,
-    AskStatus,
     GivePassword,
     LineError,
     ParsedMoves,
@@ -24,10 +22,13 @@ from bot.rules.requests import (
     Request,
     SelectTeam,
     SetLineup,
-    SetManagerName,
     SetShortName,
-    Withdraw,
 )
+from bot.service.commands.ask_help import AskHelp
+from bot.service.commands.manager_name import SetManagerName
+from bot.service.commands.status import AskStatus
+from bot.service.commands.withdraw import Withdraw
+from tests.support.grammar import parse_moves
 
 EML = Path(__file__).parent / "eml"
 L = Lineup.parse

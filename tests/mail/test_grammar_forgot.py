@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.mail.grammar import parse_moves
-from bot.rules.requests import ForgotPassword, GivePassword
+from bot.rules.requests import GivePassword
+from bot.service.commands.forgot_password import ForgotPassword
+from tests.support.grammar import parse_moves
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,6 @@ from hypothesis import strategies as st
 from bot.mail.grammar import (
     MAX_LINE_CHARS,
     MAX_SUBJECT_CHARS,
-    keyword_display,
-    parse_moves,
 )
 from bot.mail.signoffs import is_signoff
 from bot.mail.typos import correct_keyword, edits_allowed
@@ -27,14 +25,15 @@ from bot.rules.requests import (
     SIGNATURE,
     TOO_LONG,
     TYPO,
-    AskHelp,
-    AskStatus,
     GivePassword,
     RegisterTeam,
     SelectTeam,
     SetLineup,
-    Withdraw,
 )
+from bot.service.commands.ask_help import AskHelp
+from bot.service.commands.status import AskStatus
+from bot.service.commands.withdraw import Withdraw
+from tests.support.grammar import parse_moves, vocabulary
 
 L = Lineup.parse
 STD = L("10-10-15-15-20")
@@ -157,9 +156,9 @@ def test_every_single_edit_of_aufstellung_is_read_as_a_lineup(data: st.DataObjec
 def test_edits_allowed_and_keyword_display() -> None:
     assert edits_allowed("team") == 1 and edits_allowed("kurzname") == 2
     assert edits_allowed("neues team") == 2  # nine letters
-    assert keyword_display("aufstellung") == "Aufstellung"
-    assert keyword_display("neues team") == "Neues Team"
-    assert keyword_display("short name") == "Short name"
+    assert vocabulary().display("aufstellung") == "Aufstellung"
+    assert vocabulary().display("neues team") == "Neues Team"
+    assert vocabulary().display("short name") == "Short name"
 
 
 # -- comments ---------------------------------------------------------------------------

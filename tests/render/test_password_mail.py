@@ -1,4 +1,6 @@
-"""The password mails (RULES.md §9): one template, German and English."""
+"""The mail with the password the game master gave (RULES.md §9), German and
+English (the answers to ``Passwort vergessen`` are notices of the reply:
+``test_forgot_notices.py``)."""
 
 from __future__ import annotations
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from bot.league.names import GmLookAlikeName, check_new_name
-from bot.mail.grammar import parse_moves
 from bot.render.environment import make_environment
 from bot.render.reasons import german_reason, reason
 from bot.rules import requests
+from tests.support.grammar import parse_moves
 
 #: The macros of templates/shared/reasons.j2, per language.
 WORDS = {lang: make_environment(lang).get_template("reasons.j2").module for lang in ("de", "en")}

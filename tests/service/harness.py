@@ -7,10 +7,10 @@ from pathlib import Path
 
 from bot.league.settings import LeagueSettings
 from bot.mail.maildir_transport import MaildirInbox, MaildirSender, deliver, read_sent
-from bot.render.environment import Environments
 from bot.service.drain import drain
 from bot.service.inbound import Ingestor, IngestSettings
 from tests.support.clock import FakeClock
+from tests.support.context import make_context
 from tests.support.league import make_league
 from tests.support.mails import player_mail
 
@@ -30,8 +30,8 @@ class Game:
         self.settings = IngestSettings(
             bot_address=BOT, spool_dir=root / "state" / "spool", **settings  # type: ignore[arg-type]
         )
-        self.ingestor = Ingestor(self.db, self.league, self.settings, clock=self.clock,
-                                 environments=Environments())
+        self.context = make_context(self.league, self.clock, root, bot_address=BOT)
+        self.ingestor = Ingestor(self.context, self.settings)
         self.inbox = MaildirInbox(root / "state" / "maildir")
         self.sender = MaildirSender(root / "state" / "maildir")
 

@@ -13,6 +13,7 @@ import pytest
 
 from bot.mail import spool as spool_module
 from bot.mail.maildir_transport import deliver
+from bot.service import inbound
 from bot.service.inbound import PollReport, poll
 from bot.storage.db import Database
 from tests.service.harness import Game
@@ -122,15 +123,15 @@ def test_one_bad_mail_rolls_back_only_itself(
 ) -> None:
     game, passwords = registered
     queue_lineups(game, passwords)
-    real_submit = game.league.submit
+    real_submit = inbound.carry_out
 
-    def submit(conn, **kwargs):  # type: ignore[no-untyped-def]
-        outcome = real_submit(conn, **kwargs)  # the moves are written ...
+    def submit(conn, settings, **kwargs):  # type: ignore[no-untyped-def]
+        outcome = real_submit(conn, settings, **kwargs)  # the moves are written ...
         if kwargs["sender"] == PLAYERS[2]:
             raise RuntimeError("boom")  # ... and then something unexpected fails
         return outcome
 
-    monkeypatch.setattr(game.league, "submit", submit)
+    monkeypatch.setattr(inbound, "carry_out", submit)
     report = poll(game.inbox, game.ingestor, batch=50)
     outcomes = [r.outcome for r in report.results]
     assert outcomes[2].startswith("retry: 1 failed attempt(s): RuntimeError: boom")
@@ -163,22 +164,22 @@ def test_a_crash_inside_the_batch_keeps_nothing_and_the_next_poll_does_all_once(
     game, passwords = registered
     queue_lineups(game, passwords)
     before = count(game, "SELECT COUNT(*) FROM inbound")
-    real_submit = game.league.submit
+    real_submit = inbound.carry_out
     seen: list[str] = []
 
-    def dying(conn, **kwargs):  # type: ignore[no-untyped-def]
+    def dying(conn, settings, **kwargs):  # type: ignore[no-untyped-def]
         if len(seen) == 3:
             raise Killed
         seen.append(kwargs["sender"])
-        return real_submit(conn, **kwargs)
+        return real_submit(conn, settings, **kwargs)
 
-    monkeypatch.setattr(game.league, "submit", dying)
+    monkeypatch.setattr(inbound, "carry_out", dying)
     with pytest.raises(Killed):
         poll(game.inbox, game.ingestor, batch=50)
     assert count(game, "SELECT COUNT(*) FROM inbound") == before
     assert count(game, "SELECT COUNT(*) FROM outbox WHERE kind = 'reply'") == len(PLAYERS)
     assert set(lineups(game).values()) == {"10-10-15-15-20"}
-    monkeypatch.setattr(game.league, "submit", real_submit)
+    monkeypatch.setattr(inbound, "carry_out", real_submit)
 
     # The restarted process: the mails are still in the inbox, all handled once.
     game.inbox._handed_out.clear()

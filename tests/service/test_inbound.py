@@ -9,6 +9,7 @@ from email import policy
 
 from bot.mail.quotes import BOT_REPLY_MARKER
 from bot.mail.transport import IncomingMail
+from bot.service import inbound
 from tests.service.harness import BOT, Game
 
 
@@ -151,7 +152,7 @@ def test_internal_error_is_retried_then_quarantined_with_one_reply(
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(game.league, "submit", broken)
+    monkeypatch.setattr(inbound, "carry_out", broken)
     body = "Neues Team: Rote Teufel\n10-10-15-15-20\n"
     results = game.send(game.mail("hans@player.example", body))
     assert results[0].outcome.startswith("retry: 1 failed attempt(s): RuntimeError: boom")

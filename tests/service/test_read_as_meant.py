@@ -142,7 +142,7 @@ def test_an_error_quotes_the_part_and_suggests_the_players_numbers(game: Game) -
 
 
 def test_a_suggestion_is_offered_in_the_right_form(game: Game) -> None:
-    from bot.mail.grammar import parse_moves
+    from tests.support.grammar import parse_moves
 
     body = "Neues Team: Alpha\nAufstellung: 10-10-15-15-20-"
     [error] = parse_moves("", body).errors

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
+from bot.league.outcome import MoveOutcome
 from bot.league.service import League, LeagueSettings
+from bot.rules.requests import ParsedMoves
+from bot.service.commands.runner import carry_out
 from bot.storage import open_database
 
 #: When round 1 opens, and its deadline, unless a suite asks for others.
@@ -31,3 +36,13 @@ def make_league(
     league = League(db, settings, lot=random.Random(seed))
     league.ensure_first_round(start, deadline)
     return league
+
+
+def submit(
+    league: League, conn: sqlite3.Connection, *, sender: str, sender_name: str | None,
+    moves: ParsedMoves, now: datetime, **extra: Any,
+) -> MoveOutcome:
+    """One mail's requests carried out by the command runner, as the ingest
+    does (without the service context: for the lineup language's requests)."""
+    return carry_out(conn, league.settings, sender=sender, sender_name=sender_name,
+                     moves=moves, now=now, lot=league.lot, **extra)

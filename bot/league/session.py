@@ -1,0 +1,102 @@
+"""One mail's requests being carried out: the state they share.
+
+A ``MailSession`` lives for one mail, inside the ingest's transaction. It
+knows the round the mail counts for (``target``: the open round, or the
+next one for a late mail), the sender's manager (None for a stranger until
+a request registers him), the team the mail's ``Team:`` line selected, and
+collects what the reply will say: ``notices`` (done, or worth knowing) and
+``errors`` (refused). The handlers of the requests (``bot.league.moves`` for
+the lineup language, ``bot.service.commands`` for the rest) take it as their
+first argument; the runner (``bot.service.commands.runner``) makes it.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bot.league.names import name_key
+from bot.league.outcome import Code, Notice
+from bot.league.settings import LeagueSettings
+from bot.rules.requests import ParsedMoves, SetShortName
+from bot.storage import teams as team_rows
+from bot.storage.managers import ManagerRow
+from bot.storage.teams import TeamRow
+
+
+@dataclass
+class MailSession:
+    """The state of one mail while its requests are carried out (module doc)."""
+
+    conn: sqlite3.Connection
+    settings: LeagueSettings
+    lot: random.Random
+    moves: ParsedMoves
+    now: datetime
+    #: The round the mail's moves count for.
+    target: int
+    inbound_id: int | None
+    message_id: str | None
+    #: The sender's address in the league's spelling (``normalize_address``).
+    address: str = ""
+    #: The target round's season, its number in the season and its deadline
+    #: (None while that round is not opened yet).
+    season: int = 0
+    round_in_season: int = 0
+    deadline: datetime | None = None
+    manager: ManagerRow | None = None
+    selected: int | None = None
+    notices: list[Notice] = field(default_factory=list)
+    errors: list[Notice] = field(default_factory=list)
+    #: Each ``Kurzname:`` line, by the ``id`` of the registration it belongs to.
+    short_names: dict[int, SetShortName] = field(default_factory=dict)
+
+    def note(self, code: str, **params: object) -> None:
+        """Tell the reader something (once: the same notice twice is one)."""
+        notice = Notice(code, dict(params))
+        if notice not in self.notices:
+            self.notices.append(notice)
+
+    def fail(self, code: str, **params: object) -> None:
+        """Refuse a request: the mail changes nothing (``bot.service.commands.runner``)."""
+        self.errors.append(Notice(code, dict(params)))
+
+    def own_teams(self) -> list[TeamRow]:
+        assert self.manager is not None
+        return team_rows.teams_of_manager(self.conn, self.manager.id)
+
+    def resolve(self, name: str, line: str) -> TeamRow | None:
+        """The manager's team called ``name`` (full or short name), or None
+        after recording why not."""
+        key = name_key(name)
+        team = team_rows.team_by_key(self.conn, key)
+        own = self.own_teams()
+        if team is None:
+            by_short = [t for t in own if name_key(t.short_name) == key]
+            team = by_short[0] if len(by_short) == 1 else None
+        if team is None:
+            self.fail(Code.UNKNOWN_TEAM, team=name, line=line, own_teams=[t.name for t in own])
+            return None
+        assert self.manager is not None
+        if team.manager_id != self.manager.id:
+            self.fail(Code.TEAM_NOT_YOURS, team=team.name, line=line)
+            return None
+        if team.deleted_round is not None:
+            self.fail(Code.TEAM_DELETED, team=team.name, line=line)
+            return None
+        return team
+
+    def implicit_team(self, line: str) -> TeamRow | None:
+        """The team a lineup or withdrawal without a name is for."""
+        if self.selected is not None:
+            return team_rows.team_by_id(self.conn, self.selected)
+        own = self.own_teams()
+        if len(own) == 1:
+            return own[0]
+        if not own:
+            self.fail(Code.NO_TEAM, line=line)
+        else:
+            self.fail(Code.WHICH_TEAM, line=line, own_teams=[t.name for t in own])
+        return None
