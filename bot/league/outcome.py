@@ -69,6 +69,7 @@ class Code(StrEnum):
     WHICH_TEAM = "which_team"
     NO_TEAM = "no_team"
     SHORT_NAME_WITHOUT_TEAM = "short_name_without_team"
+    GM_ONLY = "gm_only"
 
 
 @dataclass(frozen=True, slots=True)

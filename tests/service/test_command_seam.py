@@ -133,3 +133,17 @@ def test_a_value_the_command_cannot_read_is_an_error_of_its_line(game: Game) -> 
 def test_a_keyword_without_a_value_followed_by_text_is_text(game: Game) -> None:
     outcome = reply(game, "fan@player.example", "Anfeuern tue ich nicht\n10-10-15-15-20")
     assert "help" not in outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Halt(Request):
+    """``Anhalten``: a test command only the game master may run."""
+
+
+def test_a_game_masters_command_in_a_players_mail_is_refused(tmp_path: Path) -> None:
+    game = Game(tmp_path)
+    halt = Command(Halt, lambda s, r: s.note(Code.HELP), Access.GM, keyword=KeywordCommand(
+        "halt", {"de": ("anhalten",)}, Value.NONE, lambda line, value: Halt(line)))
+    game.ingestor.commands = Registry([*discover(), halt])
+    assert reply(game, "hans@player.example", "Anhalten") == (
+        "rejected round 1: nothing_changed, gm_only")

@@ -13,7 +13,9 @@ run it is checked here and nowhere else (``Access``):
   missing or wrong one changes nothing and reveals nothing (no team states),
   and only the requests open to anyone are answered;
 * a command that stands ``alone`` (a lost password) is the only thing
-  carried out of its mail.
+  carried out of its mail;
+* a game master's command runs only in a mail that passed the game
+  master's checks (``gm``); anywhere else it is refused.
 
 The changes are made inside a SAVEPOINT; **decision**: if anything in the
 mail is an error (a line the grammar could not read, an unknown team, a
@@ -70,8 +72,10 @@ def carry_out(
     inbound_id: int | None = None,
     message_id: str | None = None,
     commands: Registry | None = None,
+    gm: bool = False,
 ) -> MoveOutcome:
-    """Carry out one mail's requests in ``conn``'s transaction (module doc)."""
+    """Carry out one mail's requests in ``conn``'s transaction (module doc);
+    ``gm``: the mail passed the game master's checks (RULES.md §13)."""
     if now.tzinfo is None:
         raise BadTime("now", now)
     table = commands or registry()
@@ -83,7 +87,7 @@ def carry_out(
     target = current.number + 1 if late else current.number
     target_round = round_rows.round_by_number(conn, target)
     s = Session(conn, settings, lot, moves, now, target, inbound_id, message_id,
-                address=address, context=context)
+                address=address, context=context, gm=gm)
     s.manager = manager_rows.manager_by_address(conn, address)
     s.season, s.round_in_season = (
         (target_round.season, target_round.round_in_season) if target_round
@@ -169,10 +173,14 @@ def carry_out(
 
 def _run(s: Session, requests: Sequence[tuple[Request, Command[Request]]]) -> None:
     """Each request by its command's handler, in the mail's order. A request
-    that ``registers`` needs the manager (made before, when there was none)."""
+    that ``registers`` needs the manager (made before, when there was none);
+    a game master's command needs a mail that passed his checks."""
     for request, command in requests:
         if command.registers and s.manager is None:
             continue  # only a stranger whose mail was refused before registering
+        if command.access is Access.GM and not s.gm:
+            s.fail(Code.GM_ONLY, line=request.line)
+            continue
         command.handler(s, request)
 
 
