@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import imaplib
 import logging
+import re
 import socket
 import ssl
 
@@ -19,9 +20,11 @@ from imapclient.exceptions import CapabilityError, LoginError
 from bot.mail.imap_settings import ImapSettings
 from bot.mail.oauth import SaslResponder, choose_mechanism
 from bot.mail.tls import client_context, describe_verify_error
-from bot.mail.transport import TransportError
+from bot.mail.transport import LoginRefusedError, NoLoginMechanismError, TransportError
 
 log = logging.getLogger(__name__)
+
+_BYTES_REPR = re.compile(r"""\bb(?:'([^']*)'|"([^"]*)")""")
 
 
 def connect(s: ImapSettings, *, timeout: float | None = None) -> IMAPClient:
@@ -54,31 +57,33 @@ def log_in(client: IMAPClient, s: ImapSettings) -> str:
         try:
             client.login(s.username, password)
         except LoginError as exc:
-            raise TransportError(
-                redact(f"IMAP login as {s.username!r} at {s.endpoint} was rejected "
-                       f"({text_of(exc)}); check imap.username and imap.password", password),
-                endpoint=s.endpoint, retryable=False) from None
+            reply = redact(text_of(exc), password)
+            raise LoginRefusedError(
+                f"IMAP login as {s.username!r} at {s.endpoint} was rejected ({reply}); check "
+                "imap.username and imap.password", endpoint=s.endpoint, user=s.username,
+                method="LOGIN", reply=reply) from None
         return "LOGIN"
     offered = offered_mechanisms(client)
     mechanism = choose_mechanism(offered)
     if mechanism is None:
-        raise TransportError(
+        raise NoLoginMechanismError(
             f"IMAP server {s.endpoint} offers no OAuth2 login (XOAUTH2 or OAUTHBEARER; it "
             f"offers {', '.join(offered) or 'no SASL mechanism'}); set mail.imap.auth to "
-            "'password', or check mail.imap.host", endpoint=s.endpoint, retryable=False)
+            "'password', or check mail.imap.host", endpoint=s.endpoint, wanted="oauth2",
+            offered=tuple(offered))
     assert s.token_command is not None  # ImapSettings checks it
     token = s.token_command.fetch("mail.imap.token_command")
     responder = SaslResponder(mechanism, s.username, token)
     try:
         client.sasl_login(mechanism, responder)
     except LoginError as exc:
-        said = responder.error or text_of(exc)
-        raise TransportError(
-            redact(f"IMAP server {s.endpoint} refused the access token for {s.username!r} "
-                   f"({mechanism}: {said}); the token printed by mail.imap.token_command "
-                   f"{s.token_command.shown!r} is expired, for another account or lacks the "
-                   "IMAP scope", token),
-            endpoint=s.endpoint, retryable=False) from None
+        said = redact(responder.error or text_of(exc), token)
+        raise LoginRefusedError(
+            f"IMAP server {s.endpoint} refused the access token for {s.username!r} "
+            f"({mechanism}: {said}); the token printed by mail.imap.token_command "
+            f"{s.token_command.shown!r} is expired, for another account or lacks the "
+            "IMAP scope", endpoint=s.endpoint, user=s.username, method=mechanism,
+            reply=said) from None
     return mechanism
 
 
@@ -144,7 +149,10 @@ def text_of(exc: BaseException) -> str:
     parts = []
     for arg in exc.args:
         parts.append(arg.decode("utf-8", "replace") if isinstance(arg, bytes) else str(arg))
-    return " ".join(parts) or type(exc).__name__
+    # imaplib and imapclient put the server's bytes into their messages as b'...'
+    text = _BYTES_REPR.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2),
+                           " ".join(parts))
+    return text or type(exc).__name__
 
 
 def shutdown(client: IMAPClient) -> None:

@@ -45,8 +45,14 @@ class TokenCommandError(TransportError):
     connection is not tried again at once (running a failing command again
     and again), the caller's loop tries again later."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, kind: str, command: str, detail: str = "") -> None:
         super().__init__(message, retryable=False)
+        #: What went wrong: not_run, failed, timeout, empty or malformed.
+        self.kind = kind
+        self.command = command
+        #: The command's own words (its last line on standard error, the
+        #: operating system's reason), never its standard output.
+        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -92,9 +98,10 @@ class TokenCommand:
                 start_new_session=True,  # a time-out kills the whole group, pipes and all
             )
         except OSError as exc:
+            reason = exc.strerror or str(exc)
             raise TokenCommandError(
-                f"{where} cannot be run ({exc.strerror or exc}); give the full path of an "
-                "installed program") from None
+                f"{where} cannot be run ({reason}); give the full path of an installed program",
+                kind="not_run", command=self.shown, detail=reason) from None
         try:
             out, err = process.communicate(timeout=self.timeout)
         except subprocess.TimeoutExpired:
@@ -103,34 +110,37 @@ class TokenCommand:
             process.communicate()
             raise TokenCommandError(
                 f"{where} printed no token within {self.timeout:g} s; run it by hand: "
-                "does it wait for input (a first login must be done by hand once)?") from None
+                "does it wait for input (a first login must be done by hand once)?",
+                kind="timeout", command=self.shown, detail=f"{self.timeout:g}") from None
         if process.returncode != 0:
             said = _last_line(err)
             status = (f"killed by signal {-process.returncode}" if process.returncode < 0
                       else f"exit status {process.returncode}")
+            detail = status + (f": {said}" if said else "")
             raise TokenCommandError(
-                f"{where} failed ({status}{': ' + said if said else ''}); run it by hand to "
-                "see why (an expired or revoked login: log in again with the tool)")
-        return _token(out, where)
+                f"{where} failed ({detail}); run it by hand to see why (an expired or "
+                "revoked login: log in again with the tool)",
+                kind="failed", command=self.shown, detail=detail)
+        return _token(out, where, self.shown)
 
 
-def _token(out: bytes, where: str) -> str:
+def _token(out: bytes, where: str, shown: str) -> str:
     """The one line of ``out``; the bytes are never shown (they may be a secret)."""
     try:
         text = out.decode("ascii").strip()
     except UnicodeDecodeError:
         raise TokenCommandError(
             f"{where} printed something that is not an access token (not ASCII text); it "
-            "must print only the token") from None
+            "must print only the token", kind="malformed", command=shown) from None
     if not text:
         raise TokenCommandError(
             f"{where} printed no token (its output was empty); it must print the access "
-            "token on standard output")
+            "token on standard output", kind="empty", command=shown)
     lines = text.splitlines()
     if len(lines) > 1 or any(ch.isspace() or not ch.isprintable() for ch in text):
         raise TokenCommandError(
             f"{where} printed {len(lines)} line(s) with spaces or control characters; it "
-            "must print only the access token, on one line")
+            "must print only the access token, on one line", kind="malformed", command=shown)
     return text
 
 

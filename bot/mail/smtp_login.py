@@ -14,7 +14,7 @@ import smtplib
 from bot.mail.oauth import SaslResponder, choose_mechanism
 from bot.mail.smtp_settings import SmtpSettings
 from bot.mail.tls import client_context
-from bot.mail.transport import TransportError
+from bot.mail.transport import LoginRefusedError, NoLoginMechanismError, TransportError
 
 log = logging.getLogger(__name__)
 
@@ -71,10 +71,10 @@ def log_in(conn: smtplib.SMTP, s: SmtpSettings, password: str | None) -> str | N
     offered = offered_mechanisms(conn)
     mechanism = choose_mechanism(offered)
     if mechanism is None:
-        raise TransportError(
+        raise NoLoginMechanismError(
             f"SMTP server {s.endpoint} offers no OAuth2 login (XOAUTH2 or OAUTHBEARER; it "
             f"offers {', '.join(offered)}); set mail.smtp.auth to 'password', or check "
-            "mail.smtp.host", endpoint=s.endpoint, retryable=False)
+            "mail.smtp.host", endpoint=s.endpoint, wanted="oauth2", offered=tuple(offered))
     assert s.token_command is not None  # SmtpSettings checks it
     token = s.token_command.fetch("mail.smtp.token_command")
     responder = SaslResponder(mechanism, s.username, token)
@@ -84,11 +84,13 @@ def log_in(conn: smtplib.SMTP, s: SmtpSettings, password: str | None) -> str | N
         reply = exc.smtp_error.decode("utf-8", "replace") if isinstance(
             exc.smtp_error, bytes) else str(exc.smtp_error)
         said = f"{exc.smtp_code} {reply}" + (f"; {responder.error}" if responder.error else "")
-        raise TransportError(
+        said = said.replace(token, "***")
+        raise LoginRefusedError(
             f"SMTP server {s.endpoint} refused the access token for {s.username!r} "
-            f"({mechanism}: {said.replace(token, '***')}); the token printed by "
-            f"mail.smtp.token_command {s.token_command.shown!r} is expired, for another "
-            "account or lacks the SMTP scope", endpoint=s.endpoint, retryable=False) from None
+            f"({mechanism}: {said}); the token printed by mail.smtp.token_command "
+            f"{s.token_command.shown!r} is expired, for another account or lacks the SMTP "
+            "scope", endpoint=s.endpoint, user=s.username, method=mechanism,
+            reply=said) from None
     return mechanism
 
 

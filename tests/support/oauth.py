@@ -31,7 +31,7 @@ class TokenIssuer:
         issuer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            def do_POST(self) -> None:  # http.server names the method so
                 size = int(self.headers.get("Content-Length", 0))
                 form = parse_qs(self.rfile.read(size).decode("ascii", "replace"))
                 token = form.get("token", [""])[0]
