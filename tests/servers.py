@@ -462,6 +462,13 @@ class _RecordingHandler:
     def __init__(self, server: SmtpServer) -> None:
         self.server = server
 
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        if address.lower() in self.server.refused_senders:
+            return "553 5.7.1 Sender address rejected: not owned by the authenticated user"
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         reply = self.server._failure_for(address)
         if reply is not None:
@@ -565,8 +572,8 @@ class SmtpServer:
     password) AUTH PLAIN/LOGIN is offered (without TLS). With ``oauth``
     (access token -> the user it is for, or None) AUTH XOAUTH2 and
     OAUTHBEARER are offered; ``auth_attempts`` lists (mechanism, user) of
-    every OAuth2 login tried. With ``smtputf8`` the server offers SMTPUTF8
-    (RFC 6531).
+    every OAuth2 login tried. A sender in ``refused_senders`` is refused at
+    MAIL FROM. With ``smtputf8`` the server offers SMTPUTF8 (RFC 6531).
     """
 
     def __init__(
@@ -585,6 +592,8 @@ class SmtpServer:
         self.users = dict(users) if users else None
         self.oauth = oauth
         self.auth_attempts: list[tuple[str, str | None]] = []
+        #: Senders refused at MAIL FROM (553), lower case.
+        self.refused_senders: set[str] = set()
         self.received: list[ReceivedMessage] = []
         self._lock = threading.Lock()
         self._failures: dict[str | None, str] = {}

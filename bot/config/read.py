@@ -335,7 +335,7 @@ def _read_auth(s: Section, default: str) -> tuple[str, TokenCommand | None]:
     exactly when ``auth`` is ``oauth2``."""
     auth = s.get("auth", _AUTH, default)
     command = s.get("token_command", p.optional(p.command_line), None)
-    if auth == "oauth2" and command is None:
+    if auth == "oauth2" and command is None and s.raw("token_command") in (MISSING, None):
         s.fail("token_command", MISSING, "a command that prints the OAuth2 access token",
                reason="needed when auth is 'oauth2'")
     if auth == "password" and command is not None:
