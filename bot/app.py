@@ -24,7 +24,7 @@ from bot.mail.transport import MailSender, MailSource
 from bot.render.environment import Environments
 from bot.render.model import RenderedMail
 from bot.schedule import DeadlinePlan
-from bot.service import notices, publish, remind
+from bot.service import notices, publish, remind, sending_budget
 from bot.service.context import Context
 from bot.service.deadlines import deadline_outlook
 from bot.service.drain import DrainReport
@@ -95,6 +95,7 @@ class App:
         return notices.drain_and_report(
             self.services, self.sender,
             rate_per_minute=self.config.mail.smtp.rate_per_minute if smtp else None,
+            max_per_day=self.config.mail.smtp.max_per_day if smtp else None,
         )
 
     def notify_gm(self, subject: str, text: str) -> None:  # a notice, queued like all mail
@@ -141,6 +142,11 @@ class App:
         extra: dict[str, object] = {}
         if outlook.running_out:
             extra = {"deadlines_left": outlook.left, "last_deadline": outlook.last}
+        smtp = self.config.mail.transport == "imap"
+        deferral = sending_budget.outlook(self.db, self.clock(), self.config.mail.smtp.max_per_day
+                                          if smtp else None, also_personal=1)
+        if deferral is not None:  # the newsletters wait for the daily sending limit
+            extra["deferred_mail"] = deferral.as_digest()
         publish.send_digest(self.services, round_number, extra)
 
     def send_reminders(self, now: datetime | None = None, hours_before: int = 0) -> int:

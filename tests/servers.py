@@ -9,7 +9,10 @@ Dovecot is missing: ``ServerMissingError`` says how to install it.
 from __future__ import annotations
 
 import atexit
+import base64
+import binascii
 import contextlib
+import json
 import os
 import pwd
 import shutil
@@ -20,13 +23,13 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import AuthResult, LoginPassword
+from aiosmtpd.smtp import MISSING, AuthResult, LoginPassword
 from imapclient import IMAPClient
 
 from bot.mail.imap_source import ImapSettings
@@ -108,6 +111,7 @@ class DovecotServer:
         *,
         extra_config: str = "",
         name: str = "test",
+        oauth2_introspection_url: str | None = None,
     ) -> None:
         if not os.access(DOVECOT_BINARY, os.X_OK):
             raise ServerMissingError(
@@ -121,6 +125,7 @@ class DovecotServer:
         self.lmtp_port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="ml.", dir="/tmp"))
         self._process: subprocess.Popen[bytes] | None = None
+        self.oauth2_introspection_url = oauth2_introspection_url
         self._write_files(extra_config, name)
         _LIVE.add(self)
 
@@ -168,6 +173,21 @@ class DovecotServer:
             "".join(f"{user}:{{PLAIN}}{password}::::::\n" for user, password in self.users.items())
         )
         users.chmod(0o600)
+        mechanisms, oauth2_passdb, password_only, anvil = "plain login", "", "", ""
+        if self.oauth2_introspection_url:
+            # XOAUTH2 / OAUTHBEARER checked against the test's RFC 7662
+            # endpoint; passwords stay for the test's own connections.
+            (d / "dovecot-oauth2.conf.ext").write_text(
+                "introspection_mode = post\n"
+                f"introspection_url = {self.oauth2_introspection_url}\n"
+                "force_introspection = yes\nusername_attribute = email\n"
+                "active_attribute = active\nactive_value = true\ntimeout_msecs = 5000\n")
+            mechanisms += " xoauth2 oauthbearer"
+            oauth2_passdb = (f"passdb {{\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n"
+                             f"  args = {d}/dovecot-oauth2.conf.ext\n}}\n")
+            password_only = "  mechanisms = plain login\n"
+            # else one refused token slows the next good login by seconds
+            anvil = "  unix_listener anvil-auth-penalty {\n    mode = 0\n  }\n"
         self.config_path = d / "dovecot.conf"
         self.config_path.write_text(
             f"""\
@@ -188,16 +208,16 @@ first_valid_gid = {ids["gid"]}
 
 ssl = no
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = {mechanisms}
 auth_failure_delay = 0
 
 mail_location = maildir:~/Maildir
 mail_fsync = never
 mailbox_idle_check_interval = 1 secs
 
-passdb {{
+{oauth2_passdb}passdb {{
   driver = passwd-file
-  args = scheme=PLAIN {d}/users
+{password_only}  args = scheme=PLAIN {d}/users
 }}
 userdb {{
   driver = passwd-file
@@ -209,7 +229,7 @@ protocol imap {{
 }}
 service anvil {{
   chroot =
-}}
+{anvil}}}
 service imap-login {{
   chroot =
   inet_listener imap {{
@@ -442,6 +462,13 @@ class _RecordingHandler:
     def __init__(self, server: SmtpServer) -> None:
         self.server = server
 
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        if address.lower() in self.server.refused_senders:
+            return "553 5.7.1 Sender address rejected: not owned by the authenticated user"
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         reply = self.server._failure_for(address)
         if reply is not None:
@@ -481,6 +508,42 @@ def _text(value: object) -> str | None:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
+class _OAuthHandler(_RecordingHandler):
+    """Takes ``AUTH XOAUTH2`` and ``AUTH OAUTHBEARER`` as real providers do:
+    a refused token gets a base64 JSON error challenge, then ``535`` after
+    the client's empty line."""
+
+    async def auth_XOAUTH2(self, server, args):
+        return await self._bearer(server, args, "XOAUTH2")
+
+    async def auth_OAUTHBEARER(self, server, args):
+        return await self._bearer(server, args, "OAUTHBEARER")
+
+    async def _bearer(self, server, args, mechanism):
+        if len(args) > 1:
+            try:
+                blob = base64.b64decode(args[1], validate=True)
+            except binascii.Error:
+                return AuthResult(success=False, handled=False, message="501 5.5.2 not base64")
+        else:
+            blob = await server.challenge_auth("")
+            if blob is MISSING:
+                return AuthResult(success=False, handled=True)
+        fields = dict(part.split("=", 1) for part in blob.decode().split("\x01") if "=" in part)
+        user = fields.get("user")
+        if mechanism == "OAUTHBEARER":
+            user = blob.decode().split("\x01", 1)[0].partition("a=")[2].rstrip(",")
+        token = fields.get("auth", "").removeprefix("Bearer ")
+        self.server.auth_attempts.append((mechanism, user))
+        lookup = self.server.oauth
+        if lookup is not None and user and lookup(token) == user:
+            return AuthResult(success=True, handled=False, auth_data=user)
+        error = json.dumps({"status": "401", "schemes": "bearer", "scope": "https://mail"})
+        await server.challenge_auth(error)  # the client answers with an empty line
+        return AuthResult(success=False, handled=False,
+                          message="535 5.7.8 Username and Password not accepted")
+
+
 class _Authenticator:
     def __init__(self, users: Mapping[str, str]) -> None:
         self.users = users
@@ -506,8 +569,11 @@ class SmtpServer:
     recipient) every DATA, answer 451 ("temporary") or 550 ("permanent").
     With ``forward_to`` every accepted message is also handed to Dovecot's
     LMTP, so replies can be read over IMAP. With ``users`` (login ->
-    password) AUTH PLAIN/LOGIN is offered (without TLS). With ``smtputf8``
-    the server offers SMTPUTF8 (RFC 6531).
+    password) AUTH PLAIN/LOGIN is offered (without TLS). With ``oauth``
+    (access token -> the user it is for, or None) AUTH XOAUTH2 and
+    OAUTHBEARER are offered; ``auth_attempts`` lists (mechanism, user) of
+    every OAuth2 login tried. A sender in ``refused_senders`` is refused at
+    MAIL FROM. With ``smtputf8`` the server offers SMTPUTF8 (RFC 6531).
     """
 
     def __init__(
@@ -517,12 +583,17 @@ class SmtpServer:
         forward_to: DovecotServer | None = None,
         users: Mapping[str, str] | None = None,
         smtputf8: bool = False,
+        oauth: Callable[[str], str | None] | None = None,
     ):
         self.host = HOST
         self.smtputf8 = smtputf8
         self.port = port or free_port()
         self.forward_to = forward_to
         self.users = dict(users) if users else None
+        self.oauth = oauth
+        self.auth_attempts: list[tuple[str, str | None]] = []
+        #: Senders refused at MAIL FROM (553), lower case.
+        self.refused_senders: set[str] = set()
         self.received: list[ReceivedMessage] = []
         self._lock = threading.Lock()
         self._failures: dict[str | None, str] = {}
@@ -537,14 +608,15 @@ class SmtpServer:
         if self._controller is not None:
             return
         auth: dict[str, object] = {}
-        if self.users is not None:
+        if self.users is not None or self.oauth is not None:
             auth = {
-                "authenticator": _Authenticator(self.users),
+                "authenticator": _Authenticator(self.users or {}),
                 "auth_required": False,  # True would warn: AUTH without TLS
                 "auth_require_tls": False,
             }
+        handler = _OAuthHandler(self) if self.oauth is not None else _RecordingHandler(self)
         controller = Controller(
-            _RecordingHandler(self), hostname=self.host, port=self.port, ready_timeout=10,
+            handler, hostname=self.host, port=self.port, ready_timeout=10,
             enable_SMTPUTF8=self.smtputf8, **auth,
         )
         controller.start()

@@ -4,6 +4,10 @@ version, file permissions, free disk space, missing spool files and the
 outbox backlog (``bot.service.health``), in the game's language; exit status
 0 when all is well, 1 when something needs the game master. It never needs
 the mail passwords and changes nothing.
+
+``turnited check --connect [--timeout S]`` checks the mail servers instead
+(``bot.service.connection_check``): one line per step, what failed and
+which key of ``config.yaml`` to change; no secret is printed.
 """
 
 from __future__ import annotations
@@ -27,9 +31,34 @@ def _settings(args: argparse.Namespace) -> tuple[Path, str]:
     return state or Path("state"), args.language or language
 
 
+def cmd_check_connect(args: argparse.Namespace) -> int:
+    """``check --connect``: the mail servers instead of the state."""
+    from bot.cli.admin import load_config_arg
+    from bot.render import connection_words as words
+    from bot.service.connection_check import check_connections
+
+    config = load_config_arg(args, connects=False)  # an unset password is a step's line
+    language = args.language or config.game.language
+    mail = config.mail
+    report = check_connections(mail.transport, config.imap_settings(), config.smtp_settings(),
+                               mail_from=mail.address, timeout=args.timeout)
+    if args.json:
+        print(json.dumps({**report.as_json(), "lines": [
+            words.line(s.server, s.code, s.values, language) for s in report.steps]},
+            ensure_ascii=False, indent=2))
+    else:
+        for step in report.steps:
+            print(f"{words.mark(step.status, language):7} {words.server_name(step.server):4} "
+                  f"{words.line(step.server, step.code, step.values, language)}")
+        print(words.summary(report.ok, language, maildir=mail.transport != "imap"))
+    return 0 if report.ok else 1
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from bot.service.health import check_state, text
 
+    if args.connect:
+        return cmd_check_connect(args)
     state, language = _settings(args)
     findings = check_state(state, now=datetime.now(UTC),
                            min_free_bytes=args.min_free_mb * 2**20)
@@ -55,4 +84,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="report a problem below N MB of free disk (default: %(default)s)")
     p.add_argument("--language", choices=("de", "en"),
                    help="output language (default: the configuration's game.language)")
+    p.add_argument("--connect", action="store_true",
+                   help="check the mail servers instead: TLS, login, folders, IDLE and the "
+                        "sender, one line per step (nothing is sent); exit status 1 on a "
+                        "problem")
+    p.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                   help="with --connect: seconds a server may take to answer (default: "
+                        "%(default)s)")
     p.set_defaults(handler=cmd_check)

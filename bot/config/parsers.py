@@ -168,6 +168,17 @@ def secret(value: Any, key: str) -> str:
     return value
 
 
+def command_line(value: Any, key: str) -> str | tuple[str, ...]:
+    """A shell command line, or a list of a program and its arguments."""
+    allowed = ("a command line such as 'oama access bot@example.org', or a list of the "
+               "program and its arguments")
+    if isinstance(value, str) and value.strip() and not any(ch in value for ch in "\r\n"):
+        return value.strip()
+    if isinstance(value, list) and value and all(isinstance(a, str) and a for a in value):
+        return tuple(value)
+    raise ConfigError(key, value, allowed)
+
+
 
 def cron(zone_name: str) -> Parser[str]:
     def parse(value: Any, key: str) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import parsers as p
-from bot.config.errors import MISSING, ConfigError
+from bot.config.errors import HIDDEN, MISSING, ConfigError
 from bot.config.sections import Section
 from bot.config.settings import (
     DEFAULT_IMAP_SECURITY,
@@ -39,11 +39,13 @@ from bot.config.settings import (
 )
 from bot.mail import imap_source, smtp_sender
 from bot.mail.imap_source import ImapSettings
+from bot.mail.oauth import AUTH_MODES, TokenCommand
 from bot.mail.smtp_sender import SmtpSettings
 from bot.rules.tournament import Points
 from bot.schedule import ScheduleSettings
 
 _SECURITY = p.choice("ssl", "starttls", "none")
+_AUTH = p.choice(*AUTH_MODES)
 _REQUIRED_FOR_IMAP = "required when mail.transport is 'imap'"
 
 
@@ -258,7 +260,10 @@ def _read_imap(
     d = default_imap()
     before = len(s.problems)
     security = s.get("security", _SECURITY, DEFAULT_IMAP_SECURITY)
-    password, password_env = _read_password(s, environ, check=real and check, required=real)
+    auth, token_command = _read_auth(s, d.auth)
+    password, password_env = _read_password(s, environ, check=real and check and
+                                            auth == "password", required=real,
+                                            oauth2=auth == "oauth2")
     values: dict[str, Any] = dict(
         host=s.get("host", p.text(), DEFAULT_MAIL_HOST),
         port=s.get("port", p.integer(1, 65535), imap_source.DEFAULT_PORTS[security]),
@@ -273,6 +278,8 @@ def _read_imap(
         poll_seconds=s.get("poll_seconds", p.integer(5, 86_400), d.poll_seconds),
         environ=environ,
         ca_file=_read_ca_file(s, base),
+        auth=auth,
+        token_command=token_command,
     )
     if real and not s.has("host"):
         s.fail("host", MISSING, "the IMAP server's host name", reason=_REQUIRED_FOR_IMAP)
@@ -294,9 +301,14 @@ def _read_smtp(
     before = len(s.problems)
     security = s.get("security", _SECURITY, DEFAULT_SMTP_SECURITY)
     username = s.get("username", p.optional(p.text()), d.username)
+    auth, token_command = _read_auth(s, d.auth)
+    oauth2 = auth == "oauth2"
     password, password_env = _read_password(
-        s, environ, check=real and check, required=real and username is not None
+        s, environ, check=real and check and not oauth2,
+        required=real and username is not None, oauth2=oauth2,
     )
+    if oauth2 and username is None:
+        s.fail("username", MISSING, "the mailbox login", reason="needed when auth is 'oauth2'")
     values: dict[str, Any] = dict(
         host=s.get("host", p.text(), DEFAULT_MAIL_HOST),
         port=s.get("port", p.integer(1, 65535), smtp_sender.DEFAULT_PORTS[security]),
@@ -306,8 +318,11 @@ def _read_smtp(
         password_env=password_env,
         rate_per_minute=s.get("rate_per_minute", p.optional(p.integer(1, 10_000)),
                               d.rate_per_minute),
+        max_per_day=s.get("max_per_day", p.optional(p.integer(1, 1_000_000)), d.max_per_day),
         environ=environ,
         ca_file=_read_ca_file(s, base),
+        auth=auth,
+        token_command=token_command,
     )
     if real and not s.has("host"):
         s.fail("host", MISSING, "the SMTP server's host name", reason=_REQUIRED_FOR_IMAP)
@@ -315,14 +330,37 @@ def _read_smtp(
     return SmtpSettings(**values) if len(s.problems) == before else d
 
 
+def _read_auth(s: Section, default: str) -> tuple[str, TokenCommand | None]:
+    """``auth`` and ``token_command`` of an imap/smtp section: the command
+    exactly when ``auth`` is ``oauth2``."""
+    auth = s.get("auth", _AUTH, default)
+    command = s.get("token_command", p.optional(p.command_line), None)
+    if auth == "oauth2" and command is None and s.raw("token_command") in (MISSING, None):
+        s.fail("token_command", MISSING, "a command that prints the OAuth2 access token",
+               reason="needed when auth is 'oauth2'")
+    if auth == "password" and command is not None:
+        s.fail("token_command", command, "no token command when auth is 'password'",
+               reason="set auth: oauth2 to log in with the token it prints")
+        command = None
+    return auth, TokenCommand(command) if command is not None else None
+
+
 def _read_password(
-    s: Section, environ: Mapping[str, str] | None, *, check: bool, required: bool
+    s: Section, environ: Mapping[str, str] | None, *, check: bool, required: bool,
+    oauth2: bool = False,
 ) -> tuple[str | None, str | None]:
     """``(password, password_env)`` of an imap/smtp section: ``password`` or
-    ``password_env``, not both. With ``check`` the variable must be set now
-    (an error names it); its value is read only when a connection logs in."""
+    ``password_env``, not both, and neither with ``oauth2``. With ``check``
+    the variable must be set now (an error names it); its value is read
+    only when a connection logs in."""
     direct = s.get("password", p.optional(p.secret), None)
     env_name = s.get("password_env", p.optional(p.env_name), None)
+    if oauth2:
+        if direct is not None or env_name is not None:
+            s.fail("password_env" if env_name else "password", env_name or HIDDEN,
+                   "no password when auth is 'oauth2'",
+                   reason="the token command gives the login")
+        return None, None
     if direct is not None and env_name is not None:
         s.fail("password_env", env_name, "either password or password_env, not both")
         return direct, None

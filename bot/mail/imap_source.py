@@ -9,40 +9,33 @@ folder, by flagging it ``\\Seen``. Nothing is ever deleted without a copy.
 Waiting uses IDLE when the server offers it and polling otherwise. A server
 that goes away is reconnected with a few quick, exponentially spaced retries;
 after those a ``TransportError`` lets the caller's loop back off for longer.
+The settings are ``bot.mail.imap_settings``; connecting and logging in (a
+password or an OAuth2 token) is ``bot.mail.imap_login``.
 """
 
 from __future__ import annotations
 
 import imaplib
 import logging
-import socket
-import ssl
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TypeVar
 from urllib.parse import quote
 
 from imapclient import IMAPClient
-from imapclient.exceptions import CapabilityError, LoginError
 
-from bot.mail.secret import login_password, redacted_repr
-from bot.mail.tls import client_context, describe_verify_error
+from bot.mail.imap_login import connect, log_in, secure, shutdown, translate
+from bot.mail.imap_settings import DEFAULT_PORTS, SECURITY_MODES, ImapSettings
 from bot.mail.transport import (
     HEADER_BYTES,
     IncomingMail,
-    TransportConfigError,
     TransportError,
     header_section,
 )
 
 log = logging.getLogger(__name__)
 
-SECURITY_MODES = ("ssl", "starttls", "none")
-#: The usual port of each security mode (the configuration's default).
-DEFAULT_PORTS = {"ssl": 993, "starttls": 143, "none": 143}
 SEEN = b"\\Seen"
 DELETED = b"\\Deleted"
 #: RFC 2177: a client should re-issue IDLE at least every 29 minutes.
@@ -57,76 +50,7 @@ HEADER_ITEM = f"BODY.PEEK[HEADER]<0.{HEADER_BYTES}>"
 
 T = TypeVar("T")
 
-
-@dataclass(frozen=True, repr=False)
-class ImapSettings:
-    """Where and how to read the bot's mailbox. The password is never shown.
-
-    The password is ``password`` or the environment variable named by
-    ``password_env``, read (from ``environ``, default ``os.environ``) only
-    when a connection logs in: see ``login_password()``.
-    """
-
-    host: str
-    port: int
-    security: str
-    username: str
-    password: str | None = None
-    password_env: str | None = None
-    folder: str = "INBOX"
-    processed_folder: str | None = "Processed"
-    #: Where a mail goes whose handling failed too often (created if missing).
-    quarantine_folder: str = "Quarantine"
-    idle: bool = True
-    poll_seconds: float = 60
-    timeout: float = 30
-    environ: Mapping[str, str] | None = field(default=None, compare=False)
-    #: PEM file of the CA(s) to trust instead of the system's (a private CA
-    #: or a self-signed certificate); None: the system's CAs.
-    ca_file: Path | None = None
-
-    def __repr__(self) -> str:
-        return redacted_repr(self)
-
-    def login_password(self) -> str:
-        """The password to log in with, read now (``TransportConfigError``
-        names an unset ``password_env`` variable)."""
-        return login_password("imap.password_env", self.password, self.password_env,
-                              self.environ) or ""
-
-    def __post_init__(self) -> None:
-        if self.security not in SECURITY_MODES:
-            raise TransportConfigError(
-                "imap.security", self.security, "'ssl' (port 993), 'starttls' (port 143) or 'none'"
-            )
-        if not self.host:
-            raise TransportConfigError("imap.host", self.host, "a host name")
-        if not 0 < self.port < 65536:
-            raise TransportConfigError("imap.port", self.port, "a TCP port 1..65535")
-        if not self.username:
-            raise TransportConfigError("imap.username", self.username, "the mailbox login")
-        if not self.folder:
-            raise TransportConfigError("imap.folder", self.folder, "a folder name such as 'INBOX'")
-        if self.processed_folder is not None and self.processed_folder in ("", self.folder):
-            raise TransportConfigError(
-                "imap.processed_folder",
-                self.processed_folder,
-                f"a folder other than {self.folder!r} (or none to flag mails \\Seen instead)",
-            )
-        if self.quarantine_folder in ("", self.folder, self.processed_folder):
-            raise TransportConfigError(
-                "imap.quarantine_folder",
-                self.quarantine_folder,
-                f"a folder other than {self.folder!r} and the processed folder",
-            )
-        if not self.poll_seconds > 0:
-            raise TransportConfigError("imap.poll_seconds", self.poll_seconds, "seconds > 0")
-        if not self.timeout > 0:
-            raise TransportConfigError("imap.timeout", self.timeout, "seconds > 0")
-
-    @property
-    def endpoint(self) -> str:
-        return f"{self.host}:{self.port}"
+__all__ = ["DEFAULT_PORTS", "SECURITY_MODES", "ImapMailbox", "ImapSettings", "uid_set"]
 
 
 def uid_set(uids: Iterable[int]) -> str:
@@ -196,21 +120,13 @@ class ImapMailbox:
         """Open, secure and log in one connection. The only place that
         creates a client; subclass to substitute the connection."""
         s = self.settings
-        password = self._password = s.login_password()
-        context = client_context(s.ca_file, key="mail.imap") if s.security != "none" else None
-        client = IMAPClient(
-            s.host,
-            port=s.port,
-            ssl=s.security == "ssl",
-            ssl_context=context,
-            timeout=s.timeout,
-        )
+        self._password = s.login_password() if s.auth == "password" else None
+        client = connect(s)
         try:
-            if s.security == "starttls":
-                client.starttls(context)
-            client.login(s.username, password)
+            secure(client, s)
+            log_in(client, s)
         except BaseException:
-            _shutdown(client)
+            shutdown(client)
             raise
         return client
 
@@ -222,7 +138,7 @@ class ImapMailbox:
         try:
             info = client.select_folder(s.folder)
         except BaseException:
-            _shutdown(client)
+            shutdown(client)
             raise
         uidvalidity = int(info[b"UIDVALIDITY"])
         if self._uidvalidity is not None and uidvalidity != self._uidvalidity:
@@ -240,7 +156,7 @@ class ImapMailbox:
     def _drop(self) -> None:
         client, self._client = self._client, None
         if client is not None:
-            _shutdown(client)
+            shutdown(client)
 
     def close(self) -> None:
         client, self._client = self._client, None
@@ -249,7 +165,7 @@ class ImapMailbox:
         try:
             client.logout()
         except Exception:
-            _shutdown(client)
+            shutdown(client)
 
     def __enter__(self) -> ImapMailbox:
         return self
@@ -277,76 +193,8 @@ class ImapMailbox:
                 attempt += 1
 
     def _translate(self, exc: Exception, operation: str) -> TransportError | None:
-        s = self.settings
-        where = s.endpoint
-        if isinstance(exc, TransportError):
-            return exc
-        if isinstance(exc, LoginError):
-            return TransportError(
-                self._redact(
-                    f"IMAP login as {s.username!r} at {where} was rejected "
-                    f"({_text(exc)}); check imap.username and imap.password"
-                ),
-                endpoint=where,
-                retryable=False,
-            )
-        if isinstance(exc, CapabilityError) and s.security == "starttls":
-            return TransportError(
-                f"IMAP server at {where} does not offer STARTTLS; use security 'ssl' "
-                f"(usually port 993), or 'none' only on a trusted network",
-                endpoint=where,
-                retryable=False,
-            )
-        if isinstance(exc, ssl.SSLCertVerificationError):
-            return TransportError(
-                describe_verify_error(exc, host=s.host, endpoint=where, key="mail.imap",
-                                      ca_file=s.ca_file),
-                endpoint=where,
-                retryable=False,
-            )
-        if isinstance(exc, ssl.SSLError):
-            hint = (
-                "is this a plain IMAP port? security 'ssl' needs the IMAPS port (usually 993), "
-                "'starttls' or 'none' the plain port (usually 143)"
-            )
-            return TransportError(
-                f"TLS with {where} failed ({exc.reason or exc}); {hint}",
-                endpoint=where,
-                retryable=False,
-            )
-        if isinstance(exc, socket.gaierror):
-            return TransportError(
-                f"cannot resolve IMAP host {s.host!r} ({exc.strerror}); check imap.host",
-                endpoint=where,
-            )
-        if isinstance(exc, (TimeoutError, socket.timeout)):
-            hint = (
-                "; if this is an IMAPS port (usually 993) use security 'ssl'"
-                if self._client is None and s.security != "ssl"
-                else ""
-            )
-            return TransportError(
-                f"IMAP {operation} at {where}: no answer within {s.timeout:g} s{hint}",
-                endpoint=where,
-            )
-        if isinstance(exc, (imaplib.IMAP4.abort, ConnectionError, EOFError, OSError)):
-            return TransportError(
-                f"IMAP {operation} at {where}: connection lost or refused ({_text(exc)})",
-                endpoint=where,
-            )
-        if isinstance(exc, imaplib.IMAP4.error):
-            return TransportError(
-                self._redact(
-                    f"IMAP {operation} at {where} (folder {s.folder!r}) was refused: {_text(exc)}"
-                ),
-                endpoint=where,
-                retryable=False,
-            )
-        return None
-
-    def _redact(self, text: str) -> str:
-        password = self._password or self.settings.password
-        return text.replace(password, "***") if password else text
+        return translate(exc, self.settings, operation, connected=self._client is not None,
+                         secret=self._password)
 
     # -- fetching
 
@@ -585,24 +433,8 @@ def _is_bye(response: object) -> bool:
     return isinstance(response, tuple) and bool(response) and response[0] == b"BYE"
 
 
-def _text(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    parts = []
-    for arg in exc.args:
-        parts.append(arg.decode("utf-8", "replace") if isinstance(arg, bytes) else str(arg))
-    return " ".join(parts) or type(exc).__name__
-
-
 def _utc(value: object) -> datetime | None:
     """An INTERNALDATE as aware UTC (imapclient gives naive local time)."""
     if not isinstance(value, datetime):
         return None
     return value.astimezone(UTC)
-
-
-def _shutdown(client: IMAPClient) -> None:
-    try:
-        client.shutdown()
-    except Exception as exc:  # the socket may already be gone
-        log.debug("IMAP shutdown: %s", exc)

@@ -5,8 +5,9 @@ dropped connection is reopened on the next message. Every failure is
 classified for the outbox: unreachable server, time-out or a 4xx reply is a
 ``TemporarySendError`` (keep the message queued), a 5xx reply for the
 recipient is a ``PermanentSendError`` (tell the game master). A wrong
-password or TLS against the wrong port is a ``TransportError`` that retrying
-cannot fix.
+password, a refused OAuth2 token, a failing token command or TLS against
+the wrong port is a ``TransportError`` that retrying cannot fix. Settings:
+``bot.mail.smtp_settings``; connecting and logging in: ``bot.mail.smtp_login``.
 """
 
 from __future__ import annotations
@@ -15,83 +16,24 @@ import logging
 import smtplib
 import ssl
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Callable
 
 from bot.mail.compose import InvalidAddressError, envelope_address
-from bot.mail.secret import login_password, redacted_repr
-from bot.mail.tls import client_context, describe_verify_error
+from bot.mail.smtp_login import close_quietly, connect, log_in, secure
+from bot.mail.smtp_settings import DEFAULT_PORTS, SECURITY_MODES, SmtpSettings
+from bot.mail.tls import describe_verify_error
 from bot.mail.transport import (
     PermanentSendError,
     TemporarySendError,
-    TransportConfigError,
     TransportError,
 )
 
 log = logging.getLogger(__name__)
 
-SECURITY_MODES = ("ssl", "starttls", "none")
-#: The usual port of each security mode (the configuration's default).
-DEFAULT_PORTS = {"ssl": 465, "starttls": 587, "none": 25}
+__all__ = ["DEFAULT_PORTS", "SECURITY_MODES", "SmtpSender", "SmtpSettings"]
+
 #: A reused connection idle for longer than this is checked with NOOP first.
 REUSE_CHECK_SECONDS = 5.0
-
-
-@dataclass(frozen=True, repr=False)
-class SmtpSettings:
-    """Where and how to send mail. The password is never shown.
-
-    The password is ``password`` or the environment variable named by
-    ``password_env``, read (from ``environ``, default ``os.environ``) only
-    when a connection logs in: see ``login_password()``.
-    ``rate_per_minute`` is how many messages a drain of the outbox hands to
-    this server per minute (None: no limit).
-    """
-
-    host: str
-    port: int
-    security: str
-    username: str | None = None
-    password: str | None = None
-    password_env: str | None = None
-    rate_per_minute: int | None = 30
-    timeout: float = 30
-    helo: str | None = None
-    environ: Mapping[str, str] | None = field(default=None, compare=False)
-    #: PEM file of the CA(s) to trust instead of the system's; None: the system's.
-    ca_file: Path | None = None
-
-    def __repr__(self) -> str:
-        return redacted_repr(self)
-
-    def login_password(self) -> str | None:
-        """The password to log in with, read now (``TransportConfigError``
-        names an unset ``password_env`` variable)."""
-        return login_password("smtp.password_env", self.password, self.password_env,
-                              self.environ)
-
-    def __post_init__(self) -> None:
-        if self.security not in SECURITY_MODES:
-            raise TransportConfigError(
-                "smtp.security",
-                self.security,
-                "'ssl' (port 465), 'starttls' (port 587) or 'none'",
-            )
-        if not self.host:
-            raise TransportConfigError("smtp.host", self.host, "a host name")
-        if not 0 < self.port < 65536:
-            raise TransportConfigError("smtp.port", self.port, "a TCP port 1..65535")
-        if self.username and self.password is None and self.password_env is None:
-            raise TransportConfigError(
-                "smtp.password", None, f"a password for smtp.username {self.username!r}"
-            )
-        if not self.timeout > 0:
-            raise TransportConfigError("smtp.timeout", self.timeout, "seconds > 0")
-
-    @property
-    def endpoint(self) -> str:
-        return f"{self.host}:{self.port}"
 
 
 class SmtpSender:
@@ -112,31 +54,14 @@ class SmtpSender:
         """Open, secure and authenticate one connection. The only place that
         creates one; subclass to substitute it."""
         s = self.settings
-        context = client_context(s.ca_file, key="mail.smtp") if s.security != "none" else None
-        password = self._password = s.login_password() if s.username else None
-        conn: smtplib.SMTP
-        if s.security == "ssl":
-            conn = smtplib.SMTP_SSL(
-                s.host, s.port, local_hostname=s.helo, timeout=s.timeout, context=context
-            )
-        else:
-            conn = smtplib.SMTP(s.host, s.port, local_hostname=s.helo, timeout=s.timeout)
+        password = self._password = (
+            s.login_password() if s.username and s.auth == "password" else None)
+        conn = connect(s)
         try:
-            conn.ehlo()
-            if s.security == "starttls":
-                if not conn.has_extn("starttls"):
-                    raise TransportError(
-                        f"SMTP server {s.endpoint} does not offer STARTTLS; use security "
-                        f"'ssl' (usually port 465), or 'none' only on a trusted network",
-                        endpoint=s.endpoint,
-                        retryable=False,
-                    )
-                conn.starttls(context=context)
-                conn.ehlo()
-            if s.username:
-                conn.login(s.username, password or "")
+            secure(conn, s)
+            log_in(conn, s, password)
         except BaseException:
-            _close_quietly(conn)
+            close_quietly(conn)
             raise
         return conn
 
@@ -161,7 +86,7 @@ class SmtpSender:
     def _drop(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:
-            _close_quietly(conn)
+            close_quietly(conn)
 
     def close(self) -> None:
         """QUIT the connection if one is open (a later ``send`` reopens)."""
@@ -171,7 +96,7 @@ class SmtpSender:
         try:
             conn.quit()
         except (OSError, smtplib.SMTPException):
-            _close_quietly(conn)
+            close_quietly(conn)
 
     def __enter__(self) -> SmtpSender:
         return self
@@ -334,10 +259,3 @@ def _describe(exc: BaseException) -> str:
 
 def _redact(text: str, secret: str | None) -> str:
     return text.replace(secret, "***") if secret else text
-
-
-def _close_quietly(conn: smtplib.SMTP) -> None:
-    try:
-        conn.close()
-    except OSError as exc:
-        log.debug("SMTP close: %s", exc)

@@ -65,3 +65,17 @@ def describe_verify_error(exc: ssl.SSLCertVerificationError, *, host: str, endpo
                 f"not trusted by {trusted} ({exc.verify_message}); {fix}")
     return (f"TLS certificate of {endpoint} is not trusted ({exc.verify_message}); "
             f"check {key}.host and {key}.ca_file")
+
+
+def verify_problem(exc: ssl.SSLCertVerificationError) -> str:
+    """What a failed verification means for the game master: ``host`` (a
+    certificate for another name), ``expired`` (or not valid yet),
+    ``untrusted`` (an issuer nobody here trusts) or ``other``."""
+    code = exc.verify_code
+    if code in _HOST_MISMATCH:
+        return "host"
+    if code in _EXPIRED:
+        return "expired"
+    if code in _UNTRUSTED:
+        return "untrusted"
+    return "other"

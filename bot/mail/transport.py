@@ -211,3 +211,27 @@ class PermanentSendError(SendError):
             endpoint=endpoint,
             retryable=False,
         )
+
+
+class LoginRefusedError(TransportError):
+    """The server refused the login (a password or an OAuth2 access token);
+    ``method`` is ``LOGIN`` or the SASL mechanism, ``reply`` the server's
+    words (never the secret). Not retryable: a person must fix it."""
+
+    def __init__(self, message: str, *, endpoint: str, user: str, method: str,
+                 reply: str) -> None:
+        super().__init__(message, endpoint=endpoint, retryable=False)
+        self.user = user
+        self.method = method
+        self.reply = reply
+
+
+class NoLoginMechanismError(TransportError):
+    """The server offers none of the logins the settings ask for
+    (``wanted``); ``offered`` lists the SASL mechanisms it does offer."""
+
+    def __init__(self, message: str, *, endpoint: str, wanted: str,
+                 offered: tuple[str, ...]) -> None:
+        super().__init__(message, endpoint=endpoint, retryable=False)
+        self.wanted = wanted
+        self.offered = offered

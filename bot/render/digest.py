@@ -19,7 +19,10 @@ passed in is silently dropped.
 
 ``evaluated_round`` names the round in the title; ``deadlines_left`` (given
 only when the planned deadlines run out) and ``last_deadline`` warn the game
-master a round before no new round can open.
+master a round before no new round can open. ``deferred_mail`` (given only
+when the daily sending limit holds mail back) is ``{"count": 12,
+"max_per_day": 100, "last_at": datetime(...)}``: one line saying how many
+newsletters and reminders wait and until when.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ KNOWN = ("needs_attention", "failed_sends", "bounces", "errors", "mails_processe
 #: Entries whose non-zero count means a human should look.
 ALARMING = ("needs_attention", "failed_sends", "bounces")
 #: Keys that are not table rows: the title's round and the deadline warning.
-SPECIAL = ("evaluated_round", "deadlines_left", "last_deadline")
+SPECIAL = ("evaluated_round", "deadlines_left", "last_deadline", "deferred_mail")
 MAX_ITEMS = 50
 
 #: How the outcome lines of the ledger and the outbox look (full matches).
@@ -123,8 +126,24 @@ def digest_entries(stats: Mapping[str, object]) -> list[DigestEntry]:
     return entries
 
 
+def _deferred(value: object) -> dict[str, object] | None:
+    """The ``deferred_mail`` entry, checked: count, max_per_day, last_at."""
+    if value is None:
+        return None
+    allowed = "a mapping of count, max_per_day and last_at (a date-time)"
+    if not isinstance(value, Mapping) or set(value) != {"count", "max_per_day", "last_at"}:
+        raise TypeError(f"digest entry 'deferred_mail' is {value!r}: expected {allowed}")
+    count, limit, last = value["count"], value["max_per_day"], value["last_at"]
+    if isinstance(last, str):
+        last = datetime.fromisoformat(last)
+    if (not isinstance(count, int) or not isinstance(limit, int) or isinstance(count, bool)
+            or count < 1 or limit < 1 or not isinstance(last, datetime)):
+        raise TypeError(f"digest entry 'deferred_mail' is {value!r}: expected {allowed}")
+    return {"count": count, "max_per_day": limit, "last_at": last}
+
+
 def _special(stats: Mapping[str, object]) -> tuple[int | None, int | None, datetime | None]:
-    number, left, last = (stats.get(k) for k in SPECIAL)
+    number, left, last = (stats.get(k) for k in SPECIAL[:3])
     for key, value in (("evaluated_round", number), ("deadlines_left", left)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or value < 0):
@@ -166,6 +185,7 @@ def render_digest(
         "round_number": number,
         "deadlines_left": deadlines_left,
         "last_deadline": last_deadline,
+        "deferred_mail": _deferred(stats.get("deferred_mail")),
     }
     text = tidy_text(env.get_template("digest.txt.j2").render(context))
     subject = str(subjects.digest_subject(  # type: ignore[attr-defined]

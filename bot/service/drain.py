@@ -21,7 +21,16 @@ the row keeps its Message-ID, recipient, kind, size and SHA-256 digest, and a
 failure keeps the error the digest reports. Queued messages keep their body
 until then. A server that cannot be reached
 at all stops the drain with everything still queued (the message that was
-in flight is not blamed: its attempts are not counted).
+in flight is not blamed: its attempts are not counted). A server that
+refuses the bot's login (a wrong password, an expired OAuth2 token, a
+failing token command) raises its ``TransportError`` (one line saying what
+to change) with the message still queued, unblamed as well.
+
+Order: personal mail (replies, mail to the game master) before bulk mail
+(newsletters, reminders), oldest first within each. With a daily budget
+(``max_per_day``, ``bot.service.sending_budget``: a rolling 24 hours) bulk
+mail that does not fit stays queued for a later drain (``deferred``,
+``resume_at``); personal mail may use the whole budget.
 """
 
 from __future__ import annotations
@@ -41,7 +50,9 @@ from bot.mail.transport import (
     PermanentSendError,
     TemporarySendError,
 )
+from bot.service.sending_budget import BULK_KINDS, DailyBudget
 from bot.storage import outbox as rows
+from bot.storage import outbox_budget
 from bot.storage.outbox import OutboxState
 
 log = logging.getLogger(__name__)
@@ -62,14 +73,18 @@ class TransactionalDatabase(Protocol):
 class DrainReport:
     """What one drain did. ``failed`` lists (recipient, error) of messages that
     are now ``failed``; ``stopped`` says why the drain ended early (the mail
-    server could not be reached), ``None`` if it ran until nothing was due;
-    ``recovered`` counts rows a crash had left in ``sending``."""
+    server could not be reached), ``None`` if it ran
+    until nothing was due; ``recovered`` counts rows a crash had left in
+    ``sending``. ``deferred`` bulk messages wait for the daily budget, the
+    next of them may go at ``resume_at``."""
 
     sent: int = 0
     retried: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)
     stopped: str | None = None
     recovered: int = 0
+    deferred: int = 0
+    resume_at: datetime | None = None
 
 
 def backoff(attempts: int, base: timedelta, cap: timedelta) -> timedelta:
@@ -126,16 +141,19 @@ def drain(
     max_backoff: timedelta = timedelta(hours=6),
     sleep: Callable[[float], None] = time.sleep,
     limit: int | None = None,
+    max_per_day: int | None = None,
 ) -> DrainReport:
-    """Send due queued messages, oldest first, until none is due (or
-    ``limit`` were tried, or the server is unreachable). The sender's
-    connection is closed at the end."""
+    """Send due queued messages, personal mail first, oldest first, until
+    none is due (or ``limit`` were tried, or the server is unreachable, or
+    the daily budget is spent). A server that refuses the login raises its
+    ``TransportError``. The sender's connection is closed at the end."""
     if max_attempts < 1:
         raise ValueError(f"max_attempts={max_attempts!r}: expected a whole number >= 1")
     report = DrainReport()
     rate = _RateLimit(rate_per_minute, now, sleep)
     with db.transaction() as conn:
         report.recovered = rows.recover_sending(conn)
+        budget = DailyBudget.load(conn, now(), max_per_day) if max_per_day else None
     if report.recovered:
         log.warning(
             "outbox: %d message(s) were being sent when the bot stopped; "
@@ -145,10 +163,13 @@ def drain(
     tried = 0
     try:
         while limit is None or tried < limit:
-            if _next_due(db, now()) is None:
+            with_bulk = budget is None or budget.allows(now(), bulk=True)
+            if budget is not None and not budget.allows(now(), bulk=False):
+                break
+            if _next_due(db, now(), with_bulk) is None:
                 break
             rate.wait()
-            claimed = _claim(db, now())
+            claimed = _claim(db, now(), with_bulk)
             if claimed is None:
                 break
             row_id, recipient, raw, attempts = (
@@ -165,10 +186,7 @@ def drain(
                 log.error("outbox: message %d to %s failed: %s", row_id, recipient, exc)
             except TemporarySendError as exc:
                 if exc.connection_failed:
-                    _requeue(db, row_id, attempts, str(exc), None)
-                    report.retried += 1
-                    report.stopped = str(exc)
-                    log.warning("outbox: mail server unreachable, drain stopped: %s", exc)
+                    _stop(db, report, row_id, attempts, exc)
                     break
                 if attempts + 1 >= max_attempts:
                     _finish(db, row_id, OutboxState.FAILED, attempts + 1, str(exc), now())
@@ -185,20 +203,39 @@ def drain(
             else:
                 _finish(db, row_id, OutboxState.SENT, attempts + 1, None, now())
                 report.sent += 1
+                if budget is not None:
+                    budget.record(now())
     finally:
         sender.close()
+    if budget is not None and report.stopped is None and not budget.allows(now(), bulk=True):
+        with db.read() as conn:
+            report.deferred = outbox_budget.waiting(conn, now(), bulk=BULK_KINDS)[1]
+        if report.deferred:
+            report.resume_at = budget.frees_at(now(), bulk=True)
+            log.info("outbox: %d bulk message(s) wait for the daily limit (%d); the next at %s",
+                     report.deferred, max_per_day, report.resume_at.isoformat())
     return report
 
 
-def _next_due(db: TransactionalDatabase, at: datetime) -> int | None:
+def _stop(db: TransactionalDatabase, report: DrainReport, row_id: int, attempts: int,
+          exc: TemporarySendError) -> None:
+    """The server cannot be used now: the message in flight goes back,
+    unblamed (its attempts not counted), and the drain stops."""
+    _requeue(db, row_id, attempts, str(exc), None)
+    report.retried += 1
+    report.stopped = str(exc)
+    log.warning("outbox: mail server unusable, drain stopped: %s", exc)
+
+
+def _next_due(db: TransactionalDatabase, at: datetime, with_bulk: bool) -> int | None:
     with db.read() as conn:
-        return rows.next_due(conn, at)
+        return outbox_budget.next_due(conn, at, bulk=BULK_KINDS, with_bulk=with_bulk)
 
 
-def _claim(db: TransactionalDatabase, at: datetime) -> rows.Claimed | None:
-    """Mark the oldest due message ``sending`` and commit before it is sent."""
+def _claim(db: TransactionalDatabase, at: datetime, with_bulk: bool) -> rows.Claimed | None:
+    """Mark the message to send next ``sending`` and commit before it is sent."""
     with db.transaction() as conn:
-        return rows.claim(conn, at)
+        return outbox_budget.claim(conn, at, bulk=BULK_KINDS, with_bulk=with_bulk)
 
 
 def _finish(

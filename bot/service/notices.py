@@ -25,13 +25,14 @@ def notify_gm(ctx: Context, subject: str, text: str) -> None:
 
 def drain_and_report(
     ctx: Context, sender: MailSender, *, rate_per_minute: int | None,
+    max_per_day: int | None = None,
 ) -> DrainReport:
     """Send what is due; a permanent failure needs a human, so the game master
     is told at once, not only in the next digest (failures of mail to the GM
     are not reported to the GM, which could only loop)."""
     s = ctx.settings
     report = drain(ctx.db, sender, now=ctx.clock, mail_from=s.sender.address,
-                   rate_per_minute=rate_per_minute)
+                   rate_per_minute=rate_per_minute, max_per_day=max_per_day)
     failed = [(r, e) for r, e in report.failed if r.lower() != s.gm_address.lower()]
     if failed:
         notify_gm(ctx, "Mail konnte nicht zugestellt werden / mail could not be delivered",

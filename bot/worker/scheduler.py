@@ -46,6 +46,7 @@ from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.config import Config
+from bot.mail.transport import TransportError
 from bot.schedule import reminder_times
 from bot.worker.lock import WorkerLock
 from bot.worker.logs import log_event
@@ -419,6 +420,9 @@ class Worker:
             return
         try:
             report = self.app.drain_outbox()
+        except TransportError as exc:  # a refused login, a failing token command: one line
+            log_event(log, "outbox_drain_failed", level=logging.WARNING, error=str(exc))
+            return
         except Exception:
             log.exception("outbox_drain_failed")
             return

@@ -6,8 +6,6 @@ one line (untrusted issuer vs wrong host name)."""
 from __future__ import annotations
 
 import ssl
-import subprocess
-from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -18,47 +16,16 @@ from bot.mail.imap_source import ImapMailbox
 from bot.mail.smtp_sender import SmtpSender, SmtpSettings
 from bot.mail.transport import TransportError
 from tests.servers import DovecotServer, ServerMissingError, free_port
+from tests.support.pki import Pki, make_pki
 
 pytestmark = pytest.mark.servers
-
-
-@dataclass(frozen=True)
-class Pki:
-    ca: Path
-    other_ca: Path
-    cert: Path
-    key: Path
-    not_pem: Path
-
-
-def _openssl(*args: str, cwd: Path) -> None:
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
-
-
-def _make_ca(d: Path, name: str) -> None:
-    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key",
-             "-out", f"{name}.pem", "-days", "2", "-subj", f"/CN=Turnited {name}",
-             "-addext", "basicConstraints=critical,CA:TRUE",
-             "-addext", "keyUsage=critical,keyCertSign,cRLSign", cwd=d)
 
 
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
     """A private CA, a server certificate it issued for ``localhost`` only,
     and a second CA that issued nothing here."""
-    d = tmp_path_factory.mktemp("pki")
-    _make_ca(d, "ca")
-    _make_ca(d, "other")
-    _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out",
-             "server.csr", "-subj", "/CN=localhost", cwd=d)
-    (d / "ext.cnf").write_text("subjectAltName=DNS:localhost\n"
-                               "extendedKeyUsage=serverAuth\n", encoding="ascii")
-    _openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-             "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "ext.cnf",
-             cwd=d)
-    (d / "not.pem").write_text("this is no certificate\n", encoding="ascii")
-    return Pki(d / "ca.pem", d / "other.pem", d / "server.pem", d / "server.key",
-               d / "not.pem")
+    return make_pki(tmp_path_factory.mktemp("pki"))
 
 
 # -- SMTP over implicit TLS ---------------------------------------------------
