@@ -6,7 +6,7 @@ from __future__ import annotations
 import email
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from email import policy
 from email.message import EmailMessage
@@ -15,8 +15,10 @@ from pathlib import Path
 from bot.app import App, build_app
 from bot.config import Config
 from bot.league.settings import LeagueSettings
-from bot.mail.maildir_transport import read_sent
+from bot.mail.maildir_transport import deliver, read_sent
+from bot.service.takeover import import_league
 from tests.support.clock import FakeClock
+from tests.support.mails import player_mail
 
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # a Tuesday
 BOT = "turnited@game.example"
@@ -110,3 +112,51 @@ def passwords_of(mails: list[EmailMessage]) -> dict[str, str]:
         if match:
             found[m["To"].addresses[0].addr_spec] = match.group(1)
     return found
+
+
+def lineup_for(team: TableTeam, index: int) -> str:
+    """A lineup within the team's budget (``floor(WP)``), different per team."""
+    budget = int(team.wp_value)
+    t, a = index % 4, (index + 1) % 4
+    rest = budget - 2 * (t + a)
+    v = rest // 3 - index % 3
+    m = rest // 3
+    return f"{t}-{a}-{v}-{m}-{rest - v - m}"
+
+
+def imported_app(tmp_path: Path, season: int, round_in_season: int,
+                 teams: list[TableTeam]) -> tuple[App, FakeClock, dict[str, str]]:
+    clock = FakeClock(START)
+    app = make_app(tmp_path, clock)
+    app.ensure_started()  # the bot ran once before the import: round 1 open, empty
+    result = import_league(
+        app.services, csv_text(teams).encode("utf-8"), source="liga.csv", season=season,
+        round_in_season=round_in_season, deadline=app.plan.next_deadline(clock.now))
+    assert result.imported is not None and result.imported.replaced_round == 1
+    app.drain_outbox()
+    return app, clock, passwords_of(sent_mails(app))
+
+
+def send_lineups(app: App, clock: FakeClock, teams: list[TableTeam], playing: set[int],
+                 passwords: dict[str, str]) -> None:
+    by_manager: dict[str, list[str]] = {}
+    for i in sorted(playing):
+        t = teams[i]
+        by_manager.setdefault(t.address, []).append(f"{t.name}: {lineup_for(t, i)}")
+    for address, lines in by_manager.items():
+        body = f"Hallo Spielleitung,\nPasswort: {passwords[address]}\n" + "\n".join(lines) + "\n"
+        deliver(app.config.maildir_root / "inbox",
+                player_mail(address, body, to=BOT, when=clock.now))
+    report = app.poll_once()
+    assert report.processed == len(by_manager)
+    app.drain_outbox()
+
+
+def evaluate(app: App, clock: FakeClock) -> int:
+    deadline = app.open_round_deadline()
+    assert deadline is not None
+    clock.now = deadline + timedelta(minutes=1)
+    number = app.evaluate_due()
+    assert number is not None
+    app.drain_outbox()
+    return number

@@ -9,81 +9,25 @@ season's end and ages."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+import json
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import pytest
 
-from bot.app import App
-from bot.mail.maildir_transport import deliver
 from bot.rules.report import RoundReport
 from bot.service.roster import managers
-from bot.service.takeover import import_league
-from tests.support.clock import FakeClock
-from tests.support.mails import player_mail
 from tests.takeover.support import (
-    BOT,
-    START,
-    TableTeam,
     body_of,
-    csv_text,
+    evaluate,
+    imported_app,
     league_table,
-    make_app,
-    passwords_of,
+    send_lineups,
     sent_mails,
 )
 
 SEASON, ROUND = 7, 3
 FIRST = (SEASON - 1) * 5 + ROUND  # 33
-
-
-def lineup_for(team: TableTeam, index: int) -> str:
-    """A lineup within the team's budget (``floor(WP)``), different per team."""
-    budget = int(team.wp_value)
-    t, a = index % 4, (index + 1) % 4
-    rest = budget - 2 * (t + a)
-    v = rest // 3 - index % 3
-    m = rest // 3
-    return f"{t}-{a}-{v}-{m}-{rest - v - m}"
-
-
-def imported_app(tmp_path: Path, season: int, round_in_season: int,
-                 teams: list[TableTeam]) -> tuple[App, FakeClock, dict[str, str]]:
-    clock = FakeClock(START)
-    app = make_app(tmp_path, clock)
-    app.ensure_started()  # the bot ran once before the import: round 1 open, empty
-    result = import_league(
-        app.services, csv_text(teams).encode("utf-8"), source="liga.csv", season=season,
-        round_in_season=round_in_season, deadline=app.plan.next_deadline(clock.now))
-    assert result.imported is not None and result.imported.replaced_round == 1
-    app.drain_outbox()
-    return app, clock, passwords_of(sent_mails(app))
-
-
-def send_lineups(app: App, clock: FakeClock, teams: list[TableTeam], playing: set[int],
-                 passwords: dict[str, str]) -> None:
-    by_manager: dict[str, list[str]] = {}
-    for i in sorted(playing):
-        t = teams[i]
-        by_manager.setdefault(t.address, []).append(f"{t.name}: {lineup_for(t, i)}")
-    for address, lines in by_manager.items():
-        body = f"Hallo Spielleitung,\nPasswort: {passwords[address]}\n" + "\n".join(lines) + "\n"
-        deliver(app.config.maildir_root / "inbox",
-                player_mail(address, body, to=BOT, when=clock.now))
-    report = app.poll_once()
-    assert report.processed == len(by_manager)
-    app.drain_outbox()
-
-
-def evaluate(app: App, clock: FakeClock) -> int:
-    deadline = app.open_round_deadline()
-    assert deadline is not None
-    clock.now = deadline + timedelta(minutes=1)
-    number = app.evaluate_due()
-    assert number is not None
-    app.drain_outbox()
-    return number
 
 
 def test_imported_league_plays_its_next_round_from_mail(tmp_path: Path) -> None:
@@ -157,6 +101,15 @@ def test_imported_league_plays_its_next_round_from_mail(tmp_path: Path) -> None:
         shown = f" {row.wp:.2f}".replace(".", ",")
         assert any(row.team in line and row.manager in line and shown in line
                    for line in lines), row
+    # the archive marks where the imported history begins; the home page shows the table
+    archive = app.config.state_dir / "archive"
+    home = (archive / "index.html").read_text(encoding="utf-8")
+    assert "Vor Runde 33: mit einem anderen Programm gespielt" in home
+    data = json.loads((archive / "league.json").read_text("utf-8"))
+    assert data["imported"]["first_round"] == FIRST and data["tables_after_round"] == FIRST
+    assert [(r["team"], r["wp"]) for r in data["wp_table"]] == [
+        (row.team, f"{row.wp:.2f}") for row in table]
+    assert data["open_round"]["number"] == FIRST + 1
 
 
 @pytest.mark.parametrize("start_round", [4])
