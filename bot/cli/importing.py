@@ -23,7 +23,6 @@ def cmd_import(args: argparse.Namespace) -> int:
     from bot.league.import_table import ENCODINGS
     from bot.render.import_report import render_plan, render_refusal
     from bot.schedule import parse_local_datetime
-    from bot.service.publish import write_site_now
     from bot.service.takeover import ImportRefused, import_league
 
     config = load_config_arg(args, connects=False)
@@ -59,8 +58,6 @@ def cmd_import(args: argparse.Namespace) -> int:
             print(render_refusal(refused.problems, source=path.name, language=language,
                                  env=app.environments), file=sys.stderr)
             return 2
-        if not result.dry_run:
-            write_site_now(app.services)
         imported = result.imported
         print(render_plan(
             result.plan, source=path.name, dry_run=result.dry_run,

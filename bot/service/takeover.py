@@ -32,6 +32,7 @@ from bot.render.model import RoundInfo
 from bot.render.welcome import WelcomeTeam, render_welcome
 from bot.service.context import Context
 from bot.service.outgoing import queue_mail
+from bot.service.publish import write_site_now
 from bot.storage import imports
 
 
@@ -133,6 +134,7 @@ def import_league(
                        key=f"welcome/{imported.manager_ids[manager.address]}", now=now,
                        round_number=rnd.number)
             queued += 1
+    write_site_now(ctx)  # the home page shows the imported tables from the start
     return ImportResult(plan, False, imported, queued)
 
 
