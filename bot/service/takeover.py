@@ -29,7 +29,7 @@ from bot.league.passwords import generate_password, hash_password
 from bot.league.takeover import Imported, LeagueNotEmpty, apply_import
 from bot.mail.compose import MailKind
 from bot.render.model import RoundInfo
-from bot.render.welcome import WelcomeTeam, render_welcome
+from bot.render.welcome import WelcomeMails, WelcomeTeam
 from bot.service.context import Context
 from bot.service.outgoing import queue_mail
 from bot.service.publish import write_site_now
@@ -103,9 +103,11 @@ def import_league(
     plan = checked.plan
     if dry_run:
         return ImportResult(plan, True, None, 0)
-    if settings.passwords:
+    if settings.passwords and welcome:
         passwords, hashes = _hash_all(plan.managers, settings.password_cost, hash_workers)
     else:
+        # Without a welcome mail nobody would know a password: none is stored,
+        # and a manager's first mail gets one, as a new manager's does (RULES.md §9).
         passwords, hashes = {}, {}
     digest = hashlib.sha256(data).hexdigest()
     s = ctx.settings
@@ -114,21 +116,18 @@ def import_league(
         imported = apply_import(conn, plan, password_hashes=hashes, deadline=deadline, now=now,
                                 seeds=seeds or league.seeds, source=source, sha256=digest)
         rnd = imported.round
-        info = RoundInfo(rnd.season, rnd.round_in_season, rnd.number)
         home = ctx.environments.archive_url
+        mails = WelcomeMails(
+            RoundInfo(rnd.season, rnd.round_in_season, rnd.number), rnd.deadline,
+            imported.commitment, s.timezone, s.game_name, s.game_address,
+            f"{home.rstrip('/')}/index.html" if home else None, ctx.environments)
         for manager in plan.managers if welcome else ():
-            language = manager.language or s.newsletter_language
-            rendered = render_welcome(
+            rendered = mails.render(
                 manager=manager.name,
                 teams=[WelcomeTeam(t.name, t.short_name, t.wp, t.budget, t.psz)
                        for t in manager.teams],
-                password=passwords.get(manager.address), round_info=info,
-                deadline=rnd.deadline, now=now, commitment=imported.commitment,
-                timezone=s.timezone, language=language, game_name=s.game_name,
-                game_address=s.game_address,
-                home_url=f"{home.rstrip('/')}/index.html" if home else None,
-                env=ctx.environments,
-            )
+                password=passwords.get(manager.address),
+                language=manager.language or s.newsletter_language)
             queue_mail(conn, sender=s.sender, kind=MailKind.NOTICE, to=manager.address,
                        to_name=manager.name, rendered=rendered,
                        key=f"welcome/{imported.manager_ids[manager.address]}", now=now,

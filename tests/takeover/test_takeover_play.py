@@ -15,13 +15,24 @@ from pathlib import Path
 
 import pytest
 
+from bot.mail.maildir_transport import deliver
+from bot.render.formatting import datetime_long
 from bot.rules.report import RoundReport
 from bot.service.roster import managers
+from bot.service.takeover import import_league
+from tests.support.clock import FakeClock
+from tests.support.mails import player_mail
 from tests.takeover.support import (
+    BOT,
+    START,
     body_of,
+    csv_text,
     evaluate,
     imported_app,
     league_table,
+    lineup_for,
+    make_app,
+    passwords_of,
     send_lineups,
     sent_mails,
 )
@@ -48,9 +59,12 @@ def test_imported_league_plays_its_next_round_from_mail(tmp_path: Path) -> None:
                 else f"{wp} WP (darf {int(t.wp_value)} WP") in text, text
         assert status.commitment and status.commitment in text
         assert ("Hello Manager" if english else "Hallo Manager") in text
-        attached = [p for p in by_address[t.address].iter_attachments()
-                    if p.get_content_type() == "text/calendar"]
-        assert len(attached) == 1
+        deadline = app.open_round_deadline()
+        assert deadline is not None
+        when = datetime_long(deadline, "Europe/Berlin", t.language or "de")
+        assert (f"Deadline: {when}" if english else f"Einsendeschluss: {when}") in text
+        assert ("https://turnited.example/archiv/index.html") in text
+        assert ("How to play" if english else "So spielst du mit") in text
     # managers and status show the imported numbers
     listed = {team.name: team for m in managers(app.db) for team in m.teams}
     assert {name: t.wp for name, t in listed.items()} == {t.name: t.wp_value for t in teams}
@@ -138,3 +152,26 @@ def test_imported_league_ages_at_the_end_of_its_season(tmp_path: Path, start_rou
     subject = f"HAI ZET Turnited: Ergebnisse der Spielrunde {first + 1}"
     newsletter = [m for m in sent_mails(app) if m["Subject"].startswith(subject)]
     assert newsletter and "Alle Teams sind gealtert" in body_of(newsletter[0])
+
+
+def test_without_welcome_mails_the_first_mail_of_a_manager_gets_his_password(
+    tmp_path: Path,
+) -> None:
+    teams = league_table(FIRST)[:4]
+    clock = FakeClock(START)
+    app = make_app(tmp_path, clock)
+    result = import_league(app.services, csv_text(teams).encode("utf-8"), source="liga.csv",
+                           season=SEASON, round_in_season=ROUND,
+                           deadline=app.plan.next_deadline(clock.now), welcome=False)
+    assert result.welcome_mails == 0
+    app.drain_outbox()
+    assert sent_mails(app) == []
+    team = teams[0]
+    deliver(app.config.maildir_root / "inbox", player_mail(
+        team.address, f"{team.name}: {lineup_for(team, 0)}\n", to=BOT, when=clock.now))
+    app.poll_once()
+    app.drain_outbox()
+    (reply,) = sent_mails(app)
+    assert passwords_of([reply]) and "FEHLER" not in body_of(reply)
+    with app.db.read() as conn:
+        assert app.league.status(conn, clock.now).teams_with_lineup == (team.name,)
