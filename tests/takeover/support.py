@@ -133,6 +133,8 @@ def imported_app(tmp_path: Path, season: int, round_in_season: int,
         app.services, csv_text(teams).encode("utf-8"), source="liga.csv", season=season,
         round_in_season=round_in_season, deadline=app.plan.next_deadline(clock.now))
     assert result.imported is not None and result.imported.replaced_round == 1
+    app.ensure_started()  # the worker starting again keeps the imported open round
+    assert app.open_round_deadline() == result.imported.round.deadline
     app.drain_outbox()
     return app, clock, passwords_of(sent_mails(app))
 
