@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "rollback",
     "verify",
     "check",
+    "importing",
 )
 
 

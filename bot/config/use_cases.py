@@ -6,6 +6,7 @@ from __future__ import annotations
 from email.utils import parseaddr
 
 from bot.config.load import Config
+from bot.schedule import DeadlinePlan
 from bot.service.context import GameSettings
 from bot.service.inbound import IngestSettings
 from bot.service.outgoing import Sender
@@ -26,6 +27,7 @@ def game_settings(config: Config) -> GameSettings:
         gm_address=config.gm.address, gm_name=config.gm.name,
         archive_dir=config.state_dir / "archive",
         extra_recipients=tuple(config.newsletter.extra_recipients),
+        deadline_plan=DeadlinePlan(config.schedule),
     )
 
 

@@ -192,12 +192,13 @@ class League:
         return round_rows.open_round(conn)
 
     def ensure_first_round(self, now: datetime, deadline: datetime) -> RoundRow:
-        """Open round 1 of season 1 with ``deadline`` if the league has no round yet;
-        returns the open round either way."""
+        """Open round 1 of season 1 with ``deadline`` if the league has no round yet
+        (a league taken over opened its first round at the import); returns the
+        open round either way."""
         _aware("now", now)
         _aware("deadline", deadline)
         with self.db.transaction() as conn:
-            if round_rows.round_by_number(conn, 1) is None:
+            if round_rows.round_by_number(conn, 1) is None and round_rows.open_round(conn) is None:
                 seed = round_rows.commit_seed(conn, 1, self.seeds(), now)
                 # Late mail for round 1 counts for round 2: its seed is fixed now.
                 round_rows.commit_seed(conn, 2, self.seeds(), now)

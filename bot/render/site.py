@@ -24,6 +24,7 @@ from jinja2 import Environment
 
 from bot.render.archive import atomic_write, round_stem
 from bot.render.environment import Environments, environment_for
+from bot.render.home import HomeData, write_home
 from bot.render.personal import stage_reached
 from bot.render.public import public_round
 from bot.render.svg_chart import ChartStyle, Point, line_chart
@@ -250,9 +251,12 @@ def write_site(
     language: str,
     timezone: str = "UTC",
     env: Environment | Environments | None = None,
+    home: HomeData | None = None,
 ) -> list[Path]:
     """Write ``index.html``, ``hall-of-fame.html`` and one ``team-NNN.html``
-    per team into ``archive_dir`` (atomically, each); returns the paths."""
+    per team into ``archive_dir`` (atomically, each); returns the paths.
+    With ``home`` the index is the league's home page, and its feed,
+    calendar and JSON are written too (``bot.render.home``)."""
     env = environment_for(language, env)
     folder = Path(archive_dir)
     folder.mkdir(parents=True, exist_ok=True)
@@ -272,8 +276,12 @@ def write_site(
         written.append(path)
 
     teams_sorted = sorted(pages, key=lambda p: clean(p.team.name).casefold())
-    write(INDEX, "site_index.html.j2", title=words.index_title(game_name), rounds=rounds,
-          teams=teams_sorted)
+    if home is None:
+        write(INDEX, "site_index.html.j2", title=words.index_title(game_name), rounds=rounds,
+              teams=teams_sorted)
+    else:  # the league's home page is the index (bot.render.home)
+        written += write_home(folder, home, env=env, rounds=rounds,
+                              context={**common, "teams": teams_sorted})
     write(FAME, "site_fame.html.j2", title=words.fame_title(game_name), fame=_fame(pages))
     for page in pages:
         write(page.file, "site_team.html.j2", title=f"{game_name}: {clean(page.team.name)}",

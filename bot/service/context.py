@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot.league.service import League
 from bot.render.environment import Environments
+from bot.schedule import DeadlinePlan
 from bot.service.outgoing import Sender
 from bot.storage.db import Database
 
@@ -31,6 +32,8 @@ class GameSettings:
     gm_name: str | None
     archive_dir: Path
     extra_recipients: tuple[str, ...] = ()
+    #: The planned deadlines (the archive's calendar lists the next ones).
+    deadline_plan: DeadlinePlan | None = None
 
 
 @dataclass(frozen=True, slots=True)

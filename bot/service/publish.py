@@ -29,6 +29,7 @@ from bot.render.site import SiteData, write_site
 from bot.rules.lots import seed_commitment
 from bot.rules.report import RoundReport
 from bot.service.context import Context
+from bot.service.home import home_data
 from bot.service.outgoing import queue_mail
 from bot.storage import history, ledger, outbox, results, rounds, teams
 from bot.storage import moves as move_rows
@@ -178,13 +179,15 @@ def publish(ctx: Context, round_number: int) -> int:
 
 
 def write_site_now(ctx: Context) -> None:
-    """Rebuild the archive site (index, hall of fame, team pages) from the
-    stored public reports and the league's history."""
+    """Rebuild the archive site (the home page as its index, hall of fame,
+    team pages, feed, calendar, JSON) from the stored public reports and the
+    league's history."""
     s = ctx.settings
     with ctx.db.read() as conn:
         data = site_data(conn)
+        home = home_data(ctx, conn)
     write_site(s.archive_dir, data, game_name=s.game_name, language=s.newsletter_language,
-               timezone=s.timezone, env=ctx.environments)
+               timezone=s.timezone, env=ctx.environments, home=home)
 
 
 def site_data(conn: sqlite3.Connection) -> SiteData:

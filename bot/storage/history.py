@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
+from bot.storage.imports import imported_value
 from bot.storage.values import dec_from_db, time_from_db
 
 
@@ -124,13 +125,13 @@ def _ageing(conn: sqlite3.Connection, where: str, args: tuple) -> list[Ageing]:
 
 def wp_just_before(conn: sqlite3.Connection, team_id: int, round_number: int) -> Decimal | None:
     """A team's WP when ``round_number`` started (after the previous rounds'
-    gains and ageing); None if it had no WP change before."""
+    gains and ageing; else its imported WP); None if it had no WP change before."""
     row = conn.execute(
         "SELECT wp_after FROM wp_history WHERE team_id = ? AND round < ?"
         " ORDER BY round DESC, kind = 'ageing' DESC LIMIT 1",
         (team_id, round_number),
     ).fetchone()
-    return dec_from_db(row[0]) if row else None
+    return dec_from_db(row[0]) if row else imported_value(conn, team_id, round_number - 1, "wp")
 
 
 def psz_just_before(conn: sqlite3.Connection, team_id: int, round_number: int) -> Decimal | None:
@@ -139,7 +140,8 @@ def psz_just_before(conn: sqlite3.Connection, team_id: int, round_number: int) -
         " ORDER BY round DESC LIMIT 1",
         (team_id, round_number),
     ).fetchone()
-    return dec_from_db(row[0]) if row else None
+    return (dec_from_db(row[0]) if row
+            else imported_value(conn, team_id, round_number - 1, "psz"))
 
 
 def teams(conn: sqlite3.Connection) -> list[TeamInfo]:

@@ -322,6 +322,30 @@ def canonical_manager_addresses_v7(conn: sqlite3.Connection) -> None:
             conn.execute("UPDATE managers SET address = ? WHERE id = ?", (canonical, manager_id))
 
 
+#: A league taken over from another program (RULES.md §14, issue 23): where its
+#: history here begins, and each imported team's WP, PSZ and last round there.
+LEAGUE_IMPORT_V8 = """
+CREATE TABLE league_import (
+    id              INTEGER PRIMARY KEY CHECK (id = 1),
+    season          INTEGER NOT NULL CHECK (season >= 1),
+    round_in_season INTEGER NOT NULL CHECK (round_in_season >= 1),
+    first_round     INTEGER NOT NULL CHECK (first_round >= 1),
+    teams           INTEGER NOT NULL,
+    managers        INTEGER NOT NULL,
+    source          TEXT NOT NULL,
+    sha256          TEXT NOT NULL,
+    imported_at     TEXT NOT NULL
+);
+CREATE TABLE imported_teams (
+    team_id          INTEGER PRIMARY KEY REFERENCES teams (id),
+    wp               TEXT NOT NULL,
+    psz              TEXT NOT NULL,
+    last_round       INTEGER NOT NULL,
+    last_round_known INTEGER NOT NULL CHECK (last_round_known IN (0, 1))
+);
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
     Migration(2, "language of each manager", MANAGER_LANGUAGE_V2),
@@ -332,6 +356,7 @@ MIGRATIONS: tuple[Migration, ...] = (
               outbox_keeps_no_sent_bodies_v6),
     Migration(7, "one spelling of each manager's address (IDNA domains in Unicode)",
               canonical_manager_addresses_v7),
+    Migration(8, "a league taken over: its import and the imported teams", LEAGUE_IMPORT_V8),
 )
 
 _LEDGER = """

@@ -23,14 +23,17 @@ def teams_without_move(
     conn: sqlite3.Connection, round_number: int, *, first: int, last: int,
 ) -> list[MissingLineupRow]:
     """Teams (not deleted, not announced for deletion) that played in a round of
-    ``first``..``last`` but have no move for ``round_number``; by manager, team."""
+    ``first``..``last`` (here, or before a takeover) but have no move for
+    ``round_number``; by manager, team."""
     rows = conn.execute(
         """
         SELECT m.id, m.address, m.display_name, m.language, t.name
         FROM teams t JOIN managers m ON m.id = t.manager_id
         WHERE t.deleted_round IS NULL AND t.doomed_round IS NULL
-          AND EXISTS (SELECT 1 FROM round_entries e WHERE e.team_id = t.id
-                      AND e.round BETWEEN :first AND :last)
+          AND (EXISTS (SELECT 1 FROM round_entries e WHERE e.team_id = t.id
+                       AND e.round BETWEEN :first AND :last)
+               OR EXISTS (SELECT 1 FROM imported_teams i WHERE i.team_id = t.id
+                          AND i.last_round BETWEEN :first AND :last))
           AND NOT EXISTS (SELECT 1 FROM moves v WHERE v.team_id = t.id AND v.round = :r)
         ORDER BY m.id, t.id
         """,

@@ -200,6 +200,8 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
             conn.execute(f"DROP INDEX {index}")
         conn.execute("ALTER TABLE outbox DROP COLUMN size")
         conn.execute("ALTER TABLE outbox DROP COLUMN sha256")
+        conn.execute("DROP TABLE imported_teams")  # and v8 (a league taken over)
+        conn.execute("DROP TABLE league_import")
         conn.execute("DELETE FROM schema_migrations WHERE version >= 4")
     conn.close()
     old = League(open_database(tmp_path / "state"), SEASON)
