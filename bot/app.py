@@ -103,11 +103,12 @@ class App:
 
     def evaluate_due(self, now: datetime | None = None, *, force: bool = False) -> int | None:
         """Evaluate the open round if its deadline passed (or ``force``), then queue
-        the newsletters and the GM digest. Returns the round evaluated."""
+        the newsletters and the GM digest. Returns the round evaluated. The
+        evaluation's result goes to publishing as it is: nothing is read back."""
         result = self._evaluate(now or self.clock(), force=force)
         if result is None:
             return None
-        self.publish(result.round)
+        publish.publish(self.services, result)
         self.send_digest(result.round)
         return result.round
 
@@ -130,7 +131,8 @@ class App:
         return publish.render_round(self.services, round_number, language, **kw)
 
     def publish(self, round_number: int) -> int:
-        return publish.publish(self.services, round_number)
+        """Publish a stored round again (read back from storage; queues no copy twice)."""
+        return publish.publish_stored(self.services, round_number)
 
     def digest_stats(self, round_number: int) -> dict[str, object]:
         return publish.digest_stats(self.services, round_number)

@@ -6,14 +6,17 @@
    tournament (a banned manager's teams sit out); the seed: the one
    committed when the round opened (RULES.md §4), for a round of old state
    opened without one ``secrets.randbits(63)``, unless given.
-2. **Tournament** (no lock held): ``bot.rules.report.build_report`` with the
+2. **Tournament** (no lock held): ``bot.rules.report.round_report`` with the
    inputs and seed, outside the write lock because the Monte Carlo may take
-   a while.
+   a while; the typed ``RoundReport`` is what the rest of the evaluation and
+   publishing work with (its JSON is only written, never read back).
 3. **Apply** (one ``BEGIN IMMEDIATE`` transaction): check that the round is
    still open and the inputs did not change meanwhile (else start again
    from 1); delete the teams announced for deletion; add the WP gains and
    store the new PSZ (two decimals); after the last round of a season age
-   every existing team; store inputs, report and public report; close the
+   every existing team; store inputs, report and public report (with what
+   the archive lists of the round and of each team: winner, field size,
+   place and stage reached); close the
    round with its seed; open the next round with its deadline and its
    committed seed, and commit the seed of the round after it (mail that
    misses the next deadline counts for that one, so its seed is fixed
@@ -45,7 +48,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.errors import TurnitedError
 from bot.league.moves import next_numbering
@@ -61,6 +64,10 @@ from bot.storage import rounds as round_rows
 from bot.storage import teams as team_rows
 from bot.storage.rounds import RoundRow
 from bot.storage.values import dec_to_db
+
+if TYPE_CHECKING:  # the report (numpy, the Monte Carlo) is imported when a round is played
+    from bot.rules.report import RoundReport
+    from bot.rules.tournament import Record
 
 #: ``step(name)`` is called at these points inside the apply transaction
 #: (crash tests raise from it).
@@ -151,10 +158,10 @@ def gather_inputs(conn: sqlite3.Connection, rnd: RoundRow) -> RoundInputs:
     return RoundInputs(rnd, tuple(entrants), tuple(doomed))
 
 
-def play(inputs: dict[str, Any], progress: Callable[..., Any] | None = None) -> dict[str, Any]:
+def play(inputs: dict[str, Any], progress: Callable[..., Any] | None = None) -> RoundReport:
     """The tournament report of stored inputs (the same call for evaluation and
     replay). ``short_name`` is optional: inputs stored before it existed lack it."""
-    from bot.rules.report import build_report
+    from bot.rules.report import round_report
     from bot.rules.tournament import Entrant, Points
 
     entrants = [
@@ -162,7 +169,7 @@ def play(inputs: dict[str, Any], progress: Callable[..., Any] | None = None) -> 
                 e.get("short_name"))
         for e in inputs["entrants"]
     ]
-    report = build_report(
+    return round_report(
         entrants,
         inputs["seed"],
         points=Points(*inputs["points"]),
@@ -171,14 +178,6 @@ def play(inputs: dict[str, Any], progress: Callable[..., Any] | None = None) -> 
         psz_bound=inputs["psz_bound"],
         progress=progress,
     )
-    # Round-trip through JSON so stored and fresh reports compare as equals.
-    return json.loads(canonical_json(report))
-
-
-def public(report: dict[str, Any]) -> dict[str, Any]:
-    from bot.rules.report import public_report
-
-    return json.loads(canonical_json(public_report(report)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,25 +186,22 @@ class Applied:
 
     round: RoundRow
     seed: int
-    report: dict[str, Any]
-    public_report: dict[str, Any]
+    #: The full report (player lineups included: never published) and its public view.
+    report: RoundReport
+    public: RoundReport
     deleted: tuple[str, ...]
     aged: bool
     next_round: int
     next_deadline: datetime
 
 
-def _team_numbers(report: dict[str, Any], name: str) -> tuple[Decimal, Decimal, dict[str, int]]:
+def _team_numbers(report: RoundReport, name: str) -> tuple[Decimal, Decimal, Record]:
     try:
-        gain = Decimal(str(report["wp_gain"][name]))
-        psz = to_cents(Decimal(str(report["psz"][name]["after"])))
-        rec = report["record"][name]
-        record = {k: int(rec[k]) for k in ("won", "drawn", "lost")}
-    except (KeyError, TypeError, ArithmeticError) as exc:
+        return report.wp_gain[name], to_cents(report.psz[name].after), report.record[name]
+    except KeyError as exc:
         raise EvaluationError(
             f"the tournament report lacks WP gain, PSZ or record of {name!r}: {exc!r}"
         ) from exc
-    return gain, psz, record
 
 
 def apply_round(
@@ -213,8 +209,7 @@ def apply_round(
     settings: LeagueSettings,
     inputs: RoundInputs,
     inputs_json: dict[str, Any],
-    report: dict[str, Any],
-    public_report: dict[str, Any],
+    report: RoundReport,
     *,
     now: datetime,
     next_deadline: datetime,
@@ -222,6 +217,7 @@ def apply_round(
     next_seeds: tuple[int, int] | None = None,
 ) -> Applied:
     """Write a round's evaluation (inside the caller's write transaction)."""
+    public = report.public()
     rnd = inputs.round
     number = rnd.number
     step("checked")
@@ -232,6 +228,7 @@ def apply_round(
     step("deleted")
     for entrant in inputs.entrants:
         gain, psz, record = _team_numbers(report, entrant.name)
+        place, reached, last_stage = report.stage_reached(entrant.name)
         wp_new = entrant.wp + gain
         results.insert_entry(conn, results.EntryRow(
             round=number, team_id=entrant.team_id, move_id=entrant.move_id,
@@ -239,7 +236,8 @@ def apply_round(
             budget=entrant.corrected.budget,
             corrections=canonical_json([c.to_json() for c in entrant.corrected.corrections]),
             wp_before=entrant.wp, wp_gain=gain, psz_before=entrant.psz, psz_after=psz,
-            won=record["won"], drawn=record["drawn"], lost=record["lost"],
+            won=record.won, drawn=record.drawn, lost=record.lost,
+            place=place, reached=reached, last_stage=last_stage,
         ))
         results.insert_wp_change(conn, entrant.team_id, number, "gain", entrant.wp, wp_new)
         team_rows.set_played(conn, entrant.team_id, wp=wp_new, psz=psz, round_number=number)
@@ -253,8 +251,9 @@ def apply_round(
             team_rows.set_wp(conn, team_id, after)
     step("aged")
     results.insert_result(
-        conn, number, inputs=canonical_json(inputs_json), report=canonical_json(report),
-        public_report=canonical_json(public_report), now=now,
+        conn, number, inputs=canonical_json(inputs_json), report=canonical_json(report.to_json()),
+        public_report=canonical_json(public.to_json()), now=now,
+        summary=results.RoundSummary(public.winner, len(public.teams), len(public.players)),
     )
     step("results_stored")
     seed = int(inputs_json["seed"])
@@ -271,8 +270,7 @@ def apply_round(
     round_rows.insert_round(conn, number=number + 1, season=season, round_in_season=in_season,
                             deadline=next_deadline, now=now, seed=committed)
     step("next_round_opened")
-    return Applied(rnd, seed, report, public_report, tuple(deleted), aged, number + 1,
-                   next_deadline)
+    return Applied(rnd, seed, report, public, tuple(deleted), aged, number + 1, next_deadline)
 
 
 def new_seed() -> int:
@@ -339,7 +337,7 @@ def replay_stored(inputs_text: str, report_text: str, number: int) -> ReplayResu
         raise EvaluationError(
             f"the stored report of round {number} cannot be read: {exc}"
         ) from exc
-    fresh = play(inputs)
+    fresh = play(inputs).to_json()
     identical = canonical_json(fresh) == canonical_json(stored)
     diff = ""
     if not identical:

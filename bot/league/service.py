@@ -1,6 +1,8 @@
 """The league service: one method per use case, each one transaction.
 
-``League(db, settings)`` evaluates due rounds (``evaluate_due``), and
+``League(db, settings)`` evaluates due rounds (``evaluate_due``: the
+typed ``EvaluationResult``, whose news publishing takes as it is; a round
+published again is read back with ``stored_news``), and
 answers questions about the state (``status``, tables, reminders,
 ``replay``), and carries out the game master's console: ``rollback`` of
 the last evaluation, ``ban``/``unban`` and ``reset_password`` of a manager.
@@ -11,17 +13,19 @@ Each round's seed is drawn when the round opens and committed
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.league import evaluation as ev
-from bot.league import tables
+from bot.league import news, tables
 from bot.league.errors import BadTime, LeagueError, NoOpenRound, RoundNotOpen, UnknownRound
 from bot.league.moves import normalize_address
+from bot.league.news import Recipient, RoundNews
 from bot.league.passwords import generate_password, hash_password
 from bot.league.settings import LeagueSettings
 from bot.league.tables import PszRow, WpRow, manager_label
@@ -34,6 +38,9 @@ from bot.storage import teams as team_rows
 from bot.storage.db import Database
 from bot.storage.rounds import RoundRow
 
+if TYPE_CHECKING:  # the report (numpy, the Monte Carlo) is imported when a round is played
+    from bot.rules.report import RoundReport
+
 __all__ = [
     "CannotRollBack",
     "EvaluationResult",
@@ -44,21 +51,11 @@ __all__ = [
     "ReminderTarget",
     "ReplayResult",
     "RolledBack",
+    "RoundNews",
     "UnknownManager",
 ]
 
 ReplayResult = ev.ReplayResult
-
-
-@dataclass(frozen=True, slots=True)
-class Recipient:
-    """A newsletter recipient; ``language`` is the one of their latest accepted
-    mail ('de'/'en'), None if unknown (then the configured newsletter language)."""
-
-    manager_id: int
-    address: str
-    display_name: str | None
-    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,24 +91,20 @@ class LeagueStatus:
 
 
 @dataclass(frozen=True, slots=True)
-class EvaluationResult:
-    """An evaluated round and everything the newsletter needs."""
+class EvaluationResult(RoundNews):
+    """An evaluated round: its news, which publishing takes as it is (the
+    public report, tables, recipients, ...; ``bot.league.news``), plus what
+    only the game master sees: the full report with every lineup, and the seed
+    the round was played with."""
 
-    round: int
-    season: int
-    round_in_season: int
     seed: int
-    report: dict[str, Any]
-    public_report: dict[str, Any]
-    wp_table: list[WpRow]
-    psz_table: list[PszRow]
-    recipients: list[Recipient]
-    #: Teams deleted at this evaluation (the announced weaker teams).
-    deleted: tuple[str, ...]
-    #: True after the last round of a season: every team aged.
-    aged: bool
-    next_round: int
-    next_deadline: datetime
+    #: The full report (player lineups included): never published.
+    report: RoundReport
+
+    @classmethod
+    def of(cls, told: RoundNews, *, seed: int, report: RoundReport) -> EvaluationResult:
+        return cls(**{f.name: getattr(told, f.name) for f in dataclasses.fields(RoundNews)},
+                   seed=seed, report=report)
 
 
 class UnknownManager(LeagueError):
@@ -282,29 +275,18 @@ class League:
                 if last:
                     report = ev.play(inputs_json, progress)
                 applied = ev.apply_round(
-                    conn, self.settings, inputs, inputs_json, report, ev.public(report),
+                    conn, self.settings, inputs, inputs_json, report,
                     now=now, next_deadline=deadline, step=step, next_seeds=next_seeds,
                 )
                 return self._result(conn, applied)
         return None  # pragma: no cover - the last attempt always returns
 
     def _result(self, conn: sqlite3.Connection, applied: ev.Applied) -> EvaluationResult:
-        number = applied.round.number
-        return EvaluationResult(
-            round=number,
-            season=applied.round.season,
-            round_in_season=applied.round.round_in_season,
-            seed=applied.seed,
-            report=applied.report,
-            public_report=applied.public_report,
-            wp_table=self.wp_table(conn, number),
-            psz_table=self.psz_table(conn, number),
-            recipients=self.recipients(conn),
-            deleted=applied.deleted,
-            aged=applied.aged,
-            next_round=applied.next_round,
-            next_deadline=applied.next_deadline,
-        )
+        """The result of the evaluation just applied, inside its transaction: the
+        typed reports as played, the tables as they stand after it."""
+        told = news.round_news(conn, self.settings, applied.round, applied.public,
+                               deleted=applied.deleted, aged=applied.aged)
+        return EvaluationResult.of(told, seed=applied.seed, report=applied.report)
 
     # -- auditable lots (RULES.md §4) ------------------------------------------
 
@@ -402,6 +384,12 @@ class League:
             raise UnknownRound(round_number, "has been evaluated")
         return ev.replay_stored(*stored, round_number)
 
+    def stored_news(self, round_number: int) -> RoundNews:
+        """The news of an evaluated round, read back to publish it again (its
+        stored public report parsed once; ``bot.league.news``)."""
+        with self.db.read() as conn:
+            return news.stored_news(conn, self.settings, round_number)
+
     def stored_report(self, round_number: int, *, public: bool = True) -> dict[str, Any]:
         """The stored (public or full) report of an evaluated round."""
         import json
@@ -422,8 +410,7 @@ class League:
 
     def recipients(self, conn: sqlite3.Connection) -> list[Recipient]:
         """Every manager with at least one team (the newsletter's recipients)."""
-        return [Recipient(m.id, m.address, m.display_name, m.language)
-                for m in manager_rows.active_recipients(conn)]
+        return list(news.recipients(conn))
 
     def status(self, conn: sqlite3.Connection, now: datetime) -> LeagueStatus:
         _aware("now", now)

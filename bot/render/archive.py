@@ -152,8 +152,9 @@ def write_archive(
     env: Environment | Environments | None = None,
 ) -> ArchivePaths:
     """Store a round's newsletter (in the configured language) and its public
-    report (``RoundReport.public()``, or its JSON as stored, which is then
-    written as given), then regenerate the index. Refuses a report with a
+    report (``RoundReport.public()``, or its JSON as stored), then regenerate
+    the index. The JSON file has sorted keys, so the typed report and the
+    stored JSON of one round give the same bytes. Refuses a report with a
     player lineup (``LineupLeakError``). Writing the same round again
     replaces its files."""
     if isinstance(public_report, RoundReport):
@@ -170,7 +171,7 @@ def write_archive(
         folder / "index.html",
     )
     report_json = json.dumps(
-        public_report, ensure_ascii=False, indent=1, default=_json_default
+        public_report, ensure_ascii=False, indent=1, sort_keys=True, default=_json_default
     )
     atomic_write(paths.json, (report_json + "\n").encode("utf-8"))
     atomic_write(paths.text, rendered.text.encode("utf-8"))

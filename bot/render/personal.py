@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from jinja2 import Environment
 
+from bot.league.news import TeamFacts
 from bot.league.tables import WpRow
 from bot.render.environment import Environments, environment_for
 from bot.render.model import RenderedMail
@@ -44,21 +45,6 @@ def team_class(name: str) -> str:
     """The CSS class the common HTML gives every row and cell of ``name``:
     stable (from the name), never markup (hex digits only)."""
     return "t" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
-
-
-@dataclass(frozen=True, slots=True)
-class TeamFacts:
-    """What the league knows of one of the reader's teams around the round:
-    WP at the start, after the round's gain, after a season's ageing (equal
-    to ``wp_after_gain`` when there was none), PSZ at the start and after."""
-
-    name: str
-    wp_before: Decimal
-    wp_after_gain: Decimal
-    wp_after: Decimal
-    psz_before: Decimal
-    psz_after: Decimal
-    aged: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,16 +148,9 @@ def _side(stage: str, number: int, home: str, away: str, goals: tuple[int, int],
 
 
 def stage_reached(report: RoundReport, name: str) -> tuple[int | None, str, int]:
-    """(place 1..4 or None, the stage reached, the last group stage played) of a team."""
-    last = max((s.number for s in report.stages for g in s.groups if name in g.teams),
-               default=0)
-    placings = report.placings
-    if name in placings:
-        place = placings.index(name) + 1
-        return place, ("final" if place <= 2 else "third_place"), last
-    if name in report.semi_finalists:
-        return None, "semi_final", last
-    return None, ("group" if last else "none"), last
+    """(place 1..4 or None, the stage reached, the last group stage played) of a team
+    (``RoundReport.stage_reached``)."""
+    return report.stage_reached(name)
 
 
 def personal_block(

@@ -7,14 +7,16 @@ with each round's bracket) are written by ``bot.render.archive``.
 Pure files: no server, no script, no external resource (the style sheet is
 inline, the charts are inline SVG from ``bot.render.svg_chart``), so the
 folder works offline, from a USB stick or any static host, on a phone too.
-Built only from the public reports and the WP/PSZ history: no player
-lineup can reach it.
+Built only from the league's history (``bot.storage.history``: the
+evaluated rounds with their winners and field sizes, each team's rounds
+with WP, PSZ, place and stage reached, the ageing): no stored report is
+parsed for it and no player lineup can reach it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -25,11 +27,8 @@ from jinja2 import Environment
 from bot.render.archive import atomic_write, round_stem
 from bot.render.environment import Environments, environment_for
 from bot.render.home import HomeData, write_home
-from bot.render.personal import stage_reached
-from bot.render.public import public_round
 from bot.render.svg_chart import ChartStyle, Point, line_chart
 from bot.render.textwidth import clean
-from bot.rules.report import RoundReport
 from bot.rules.rounding import half_up
 from bot.storage.history import Ageing, EvaluatedRound, TeamInfo, TeamRound
 
@@ -48,7 +47,6 @@ class SiteData:
     """What the site is built from (``bot.service.publish.site_data`` reads it)."""
 
     rounds: tuple[EvaluatedRound, ...] = ()
-    reports: Mapping[int, RoundReport] = field(default_factory=dict)
     teams: tuple[TeamInfo, ...] = ()
     entries: tuple[TeamRound, ...] = ()
     ageing: tuple[Ageing, ...] = ()
@@ -129,29 +127,19 @@ class SiteWords:
         )
 
 
-def _reports(data: SiteData) -> dict[int, RoundReport]:
-    return {n: public_round(r) for n, r in data.reports.items()}
-
-
-def _rounds(data: SiteData, reports: Mapping[int, RoundReport],
-            files: Mapping[str, str]) -> list[RoundLine]:
+def _rounds(data: SiteData, files: Mapping[str, str]) -> list[RoundLine]:
     out = []
     for r in data.rounds:
-        report = reports.get(r.number)
-        placings = report.placings if report else ()
-        winner = placings[0] if placings else None
         out.append(RoundLine(
-            r.number, r.season, r.round_in_season, r.evaluated_at or r.deadline, winner,
-            files.get(winner) if winner else None,
-            len(report.teams) if report else 0, len(report.players) if report else 0,
+            r.number, r.season, r.round_in_season, r.evaluated_at or r.deadline, r.winner,
+            files.get(r.winner) if r.winner else None, r.teams, r.players,
             f"{round_stem(r.number)}.html",
         ))
     out.sort(key=lambda line: -line.number)
     return out
 
 
-def _team_pages(data: SiteData, reports: Mapping[int, RoundReport],
-                words: SiteWords) -> list[TeamPage]:
+def _team_pages(data: SiteData, words: SiteWords) -> list[TeamPage]:
     aged = {(a.team_id, a.round): a for a in data.ageing}
     by_team: dict[int, list[TeamRound]] = {}
     for e in data.entries:
@@ -163,9 +151,7 @@ def _team_pages(data: SiteData, reports: Mapping[int, RoundReport],
         psz_points: list[Point] = []
         titles = 0
         for e in sorted(by_team.get(team.team_id, []), key=lambda e: e.round):
-            report = reports.get(e.round)
-            place, reached, last = (stage_reached(report, team.name) if report
-                                    and team.name in report.record else (None, "group", 0))
+            place, reached, last = e.place, e.reached, e.last_stage
             titles += place == 1
             ageing = aged.get((team.team_id, e.round))
             after = ageing.after if ageing else e.wp_after_gain
@@ -262,10 +248,9 @@ def write_site(
     folder.mkdir(parents=True, exist_ok=True)
     game_name = clean(game_name).strip()
     words = SiteWords.of(env)
-    reports = _reports(data)
-    pages = _team_pages(data, reports, words)
+    pages = _team_pages(data, words)
     files = {p.team.name: p.file for p in pages}
-    rounds = _rounds(data, reports, files)
+    rounds = _rounds(data, files)
     common = {"game_name": game_name, "index": INDEX, "fame_file": FAME, "timezone": timezone}
     written = []
 

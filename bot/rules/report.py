@@ -229,6 +229,25 @@ class RoundReport:
             return ()
         return final[0].winner, final[0].loser, third[0].winner, third[0].loser
 
+    @property
+    def winner(self) -> str | None:
+        """The champion (None without a final)."""
+        return self.placings[0] if self.placings else None
+
+    def stage_reached(self, name: str) -> tuple[int | None, str, int]:
+        """(place 1..4 or None, the stage reached, the last group stage played)
+        of team ``name``: the stage is ``final`` (1st, 2nd), ``third_place``
+        (3rd, 4th), ``semi_final``, ``group``, or ``none`` (it did not play)."""
+        last = max((s.number for s in self.stages for g in s.groups if name in g.teams),
+                   default=0)
+        placings = self.placings
+        if name in placings:
+            place = placings.index(name) + 1
+            return place, ("final" if place <= 2 else "third_place"), last
+        if name in self.semi_finalists:
+            return None, "semi_final", last
+        return None, ("group" if last else "none"), last
+
     def team(self, name: str) -> ReportTeam:
         for t in self.teams:
             if t.name == name:

@@ -1,7 +1,9 @@
 """Read-only history for the personal newsletter block and the archive site:
-each team's rounds (WP, PSZ, record), the season-end ageing, who owns which
-team, and the evaluated rounds with their dates and seeds. No player lineup
-is ever read here."""
+each team's rounds (WP, PSZ, record, place and stage reached), the
+season-end ageing, who owns which team, and the evaluated rounds with their
+dates, seeds, winners and field sizes. No player lineup and no stored
+report is ever read here: what the archive lists of a round are columns
+(``bot.storage.results``)."""
 
 from __future__ import annotations
 
@@ -28,6 +30,11 @@ class TeamRound:
     won: int
     drawn: int
     lost: int
+    #: 1..4 on the podium or fourth, else None; the stage reached ('final',
+    #: 'third_place', 'semi_final', 'group'); the last group stage played.
+    place: int | None
+    reached: str
+    last_stage: int
 
     @property
     def wp_after_gain(self) -> Decimal:
@@ -64,13 +71,21 @@ class EvaluatedRound:
     deadline: datetime
     evaluated_at: datetime | None
     seed: int | None
+    #: The champion (None without a tournament or a stored result), the
+    #: number of teams that played and of the players' teams among them.
+    winner: str | None
+    teams: int
+    players: int
+
+
+_ENTRY = ("round, team_id, wp_before, wp_gain, psz_before, psz_after, won, drawn, lost,"
+          " place, reached, last_stage")
 
 
 def entries_of_round(conn: sqlite3.Connection, round_number: int) -> dict[int, TeamRound]:
     """Team id -> what it did in ``round_number`` (teams that played)."""
     rows = conn.execute(
-        "SELECT round, team_id, wp_before, wp_gain, psz_before, psz_after, won, drawn, lost"
-        " FROM round_entries WHERE round = ? ORDER BY team_id",
+        f"SELECT {_ENTRY} FROM round_entries WHERE round = ? ORDER BY team_id",
         (round_number,),
     )
     return {r["team_id"]: _entry(r) for r in rows}
@@ -79,8 +94,7 @@ def entries_of_round(conn: sqlite3.Connection, round_number: int) -> dict[int, T
 def all_entries(conn: sqlite3.Connection) -> list[TeamRound]:
     """Every team's every round, by team then round."""
     rows = conn.execute(
-        "SELECT round, team_id, wp_before, wp_gain, psz_before, psz_after, won, drawn, lost"
-        " FROM round_entries ORDER BY team_id, round"
+        f"SELECT {_ENTRY} FROM round_entries ORDER BY team_id, round"
     )
     return [_entry(r) for r in rows]
 
@@ -89,7 +103,7 @@ def _entry(r: sqlite3.Row) -> TeamRound:
     return TeamRound(
         r["round"], r["team_id"], dec_from_db(r["wp_before"]), dec_from_db(r["wp_gain"]),
         dec_from_db(r["psz_before"]), dec_from_db(r["psz_after"]),
-        r["won"], r["drawn"], r["lost"],
+        r["won"], r["drawn"], r["lost"], r["place"], r["reached"], r["last_stage"],
     )
 
 
@@ -174,12 +188,14 @@ def teams_of_managers(conn: sqlite3.Connection, round_number: int) -> dict[int, 
 def evaluated_rounds(conn: sqlite3.Connection) -> list[EvaluatedRound]:
     """Every evaluated round, oldest first."""
     rows = conn.execute(
-        "SELECT number, season, round_in_season, deadline, evaluated_at, seed FROM rounds"
+        "SELECT number, season, round_in_season, deadline, evaluated_at, seed,"
+        " s.winner, s.teams, s.players FROM rounds LEFT JOIN round_results s ON s.round = number"
         " WHERE state = 'evaluated' ORDER BY number"
     )
     return [EvaluatedRound(r["number"], r["season"], r["round_in_season"],
                            time_from_db(r["deadline"]),  # type: ignore[arg-type]
-                           time_from_db(r["evaluated_at"]), r["seed"]) for r in rows]
+                           time_from_db(r["evaluated_at"]), r["seed"],
+                           r["winner"], r["teams"] or 0, r["players"] or 0) for r in rows]
 
 
 def last_round_of_season(conn: sqlite3.Connection, round_number: int) -> bool:

@@ -10,6 +10,7 @@ Never edit a released migration; append a new one.
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import unicodedata
 from collections.abc import Callable
@@ -346,6 +347,52 @@ CREATE TABLE imported_teams (
 """
 
 
+def round_summaries_v9(conn: sqlite3.Connection) -> None:
+    """What the archive lists of each round (winner, teams, player teams) and
+    of each team's round (place, stage reached, last group stage) become
+    columns beside the stored report, so publishing never parses the reports
+    of old rounds. Filled in from each stored public report, one at a time; a
+    team its round's report does not name keeps the archive's old reading
+    (no place, the group stage)."""
+    for table, column, kind in (
+        ("round_results", "winner", "TEXT"), ("round_results", "teams", "INTEGER"),
+        ("round_results", "players", "INTEGER"), ("round_entries", "place", "INTEGER"),
+        ("round_entries", "reached", "TEXT"), ("round_entries", "last_stage", "INTEGER"),
+    ):
+        conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+    numbers = [int(r[0]) for r in conn.execute("SELECT round FROM round_results ORDER BY round")]
+    if not numbers:
+        return
+    from bot.rules.report import ReportFormatError, RoundReport  # numpy: only when needed
+
+    for number in numbers:
+        text = conn.execute(
+            "SELECT public_report FROM round_results WHERE round = ?", (number,)
+        ).fetchone()[0]
+        try:
+            report = RoundReport.from_json(json.loads(text))
+        except (ValueError, ReportFormatError) as exc:
+            raise StorageError(
+                f"the stored report of round {number} cannot be read ({exc}); restore the "
+                "database from a backup made before this version was installed"
+            ) from exc
+        conn.execute(
+            "UPDATE round_results SET winner = ?, teams = ?, players = ? WHERE round = ?",
+            (report.winner, len(report.teams), len(report.players), number),
+        )
+        entries = conn.execute(
+            "SELECT e.team_id, t.name FROM round_entries e JOIN teams t ON t.id = e.team_id"
+            " WHERE e.round = ?", (number,),
+        ).fetchall()
+        for team_id, name in entries:
+            place, reached, last = (report.stage_reached(name) if name in report.record
+                                    else (None, "group", 0))
+            conn.execute(
+                "UPDATE round_entries SET place = ?, reached = ?, last_stage = ?"
+                " WHERE round = ? AND team_id = ?", (place, reached, last, number, team_id),
+            )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
     Migration(2, "language of each manager", MANAGER_LANGUAGE_V2),
@@ -357,6 +404,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "one spelling of each manager's address (IDNA domains in Unicode)",
               canonical_manager_addresses_v7),
     Migration(8, "a league taken over: its import and the imported teams", LEAGUE_IMPORT_V8),
+    Migration(9, "each round's winner and field, each team's place and stage, as columns",
+              round_summaries_v9),
 )
 
 _LEDGER = """

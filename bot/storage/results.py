@@ -1,6 +1,12 @@
 """A round's evaluation as stored: ``round_results`` (inputs, report, public
-report as canonical JSON), ``round_entries`` (one row per team that played)
-and ``wp_history`` (every WP change: a round's gain, a season's ageing)."""
+report as canonical JSON, and the round's summary the archive lists: winner
+and field size), ``round_entries`` (one row per team that played, with its
+place and the stage it reached) and ``wp_history`` (every WP change: a
+round's gain, a season's ageing).
+
+The summary columns are facts of the report kept beside it, so the archive
+never parses a stored report; the migration that added them filled them in
+from the stored public reports."""
 
 from __future__ import annotations
 
@@ -30,17 +36,33 @@ class EntryRow:
     won: int
     drawn: int
     lost: int
+    #: 1..4 on the podium or fourth, else None; the stage reached ('final',
+    #: 'third_place', 'semi_final', 'group'); the last group stage played.
+    place: int | None
+    reached: str
+    last_stage: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSummary:
+    """What the archive lists of a round: its champion (None without a
+    tournament), how many teams played, and how many of them were players'."""
+
+    winner: str | None
+    teams: int
+    players: int
 
 
 def insert_entry(conn: sqlite3.Connection, entry: EntryRow) -> None:
     conn.execute(
         "INSERT INTO round_entries (round, team_id, move_id, lineup, played, budget,"
-        " corrections, wp_before, wp_gain, psz_before, psz_after, won, drawn, lost)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " corrections, wp_before, wp_gain, psz_before, psz_after, won, drawn, lost,"
+        " place, reached, last_stage)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (entry.round, entry.team_id, entry.move_id, entry.lineup, entry.played, entry.budget,
          entry.corrections, dec_to_db(entry.wp_before), dec_to_db(entry.wp_gain),
          dec_to_db(entry.psz_before), dec_to_db(entry.psz_after),
-         entry.won, entry.drawn, entry.lost),
+         entry.won, entry.drawn, entry.lost, entry.place, entry.reached, entry.last_stage),
     )
 
 
@@ -58,14 +80,24 @@ def insert_wp_change(
 
 def insert_result(
     conn: sqlite3.Connection, round_number: int, *, inputs: str, report: str,
-    public_report: str, now: datetime,
+    public_report: str, now: datetime, summary: RoundSummary,
 ) -> None:
-    """Store a round's inputs, report and public report (canonical JSON texts)."""
+    """Store a round's inputs, report and public report (canonical JSON texts)
+    and its summary."""
     conn.execute(
-        "INSERT INTO round_results (round, inputs, report, public_report, created_at)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (round_number, inputs, report, public_report, time_to_db(now)),
+        "INSERT INTO round_results (round, inputs, report, public_report, created_at,"
+        " winner, teams, players) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (round_number, inputs, report, public_report, time_to_db(now),
+         summary.winner, summary.teams, summary.players),
     )
+
+
+def round_summary(conn: sqlite3.Connection, round_number: int) -> RoundSummary | None:
+    """The stored summary of an evaluated round (None: not evaluated)."""
+    row = conn.execute(
+        "SELECT winner, teams, players FROM round_results WHERE round = ?", (round_number,)
+    ).fetchone()
+    return RoundSummary(row["winner"], row["teams"], row["players"]) if row else None
 
 
 def stored_inputs_and_report(conn: sqlite3.Connection, round_number: int) -> tuple[str, str] | None:

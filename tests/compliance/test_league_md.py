@@ -102,7 +102,7 @@ def test_a_third_team_dooms_the_weaker_one_at_evaluation(tmp_path) -> None:
     result = evaluate(league, seed=4)
     assert result.deleted == (weaker,)
     assert team(league, weaker)["deleted_round"] == 2
-    players = {t["name"] for t in result.report["teams"] if not t["gm"]}
+    players = {t.name for t in result.report.players}
     assert players == {stronger, "Drittes"}  # the doomed team did not play
     later = m.write(f"{weaker}: 10-10-15-15-20")
     assert not later.accepted and Code.TEAM_DELETED in later.codes()
@@ -171,11 +171,11 @@ def test_a_withdrawn_team_does_not_play(tmp_path) -> None:
     outcome = m.write("Zurückziehen: Zieher")
     assert Code.WITHDRAWN in outcome.codes() and outcome.teams[0].withdrawn
     assert "zurückgezogen" in reply_text(outcome)
-    assert evaluate(league, seed=2).report["empty"]
+    assert evaluate(league, seed=2).report.empty
     m.write("Zurückziehen: Zieher")
     m.write("Zieher: 0-10-30-20-20")  # a lineup after the withdrawal counts again
     result = evaluate(league, seed=3)
-    assert [t["name"] for t in result.report["teams"] if not t["gm"]] == ["Zieher"]
+    assert [t.name for t in result.report.players] == ["Zieher"]
 
 
 def test_late_mail_counts_for_the_next_round_and_says_so(tmp_path) -> None:
@@ -190,7 +190,7 @@ def test_late_mail_counts_for_the_next_round_and_says_so(tmp_path) -> None:
     assert "nach dem Einsendeschluss von Spielrunde 1" in text and "gilt für Spielrunde 2" in text
     assert "after the deadline of round 1" in reply_text(outcome, "en")
     result = evaluate(league, seed=1)
-    assert result.report["teams"][0]["name"] == "Puenktlich"
+    assert result.report.teams[0].name == "Puenktlich"
     with league.db.read() as conn:
         first = conn.execute("SELECT lineup FROM round_entries WHERE round = 1").fetchone()[0]
     assert first == "10-10-15-15-20"  # the late lineup did not replace it

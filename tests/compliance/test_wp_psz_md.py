@@ -48,14 +48,14 @@ def test_teams_without_lineup_do_not_play_and_gain_nothing(tmp_path) -> None:
     c.write("Rueckzug C: 0-10-30-20-20")
     c.write("Zurückziehen: Rueckzug C")  # withdrawn from round 2
     result = evaluate(league, seed=5)
-    players = {t["name"] for t in result.report["teams"] if not t["gm"]}
+    players = {t.name for t in result.report.players}
     assert players == {"Spieler A"} == set(entries(league, 2))
     assert set(entries(league, 1)) == {"Spieler A", "Rueckzug C"}
     assert Decimal(team(league, "Stumm B")["wp"]) == 90
     assert team(league, "Stumm B")["last_played_round"] is None
     assert Decimal(team(league, "Rueckzug C")["wp"]) == wp_c
     assert team(league, "Rueckzug C")["last_played_round"] == 1
-    gained = Decimal(result.report["wp_gain"]["Spieler A"])
+    gained = result.report.wp_gain["Spieler A"]
     assert Decimal(team(league, "Spieler A")["wp"]) == Decimal(
         entries(league, 2)["Spieler A"]["wp_before"]) + gained
 
@@ -97,7 +97,7 @@ def test_season_end_ageing_of_every_existing_team(tmp_path) -> None:
             einmal = Decimal(team(league, "Einmal")["wp"])
             assert einmal > 90  # it won something
     assert aged == [False, False, False, False, True]
-    gain5 = Decimal(result.report["wp_gain"]["Immer"])
+    gain5 = result.report.wp_gain["Immer"]
     assert Decimal(team(league, "Immer")["wp"]) == age(before + gain5)  # gains first, then age
     # not listed any more (it last played in round 1), but it ages all the same
     assert "Einmal" not in {row.team for row in result.wp_table}
@@ -149,7 +149,7 @@ def test_empty_round_counts_towards_the_season(tmp_path) -> None:
     seen = []
     for _ in range(5):
         result = evaluate(league)
-        assert result.report["empty"] and result.report["teams"] == []
+        assert result.report.empty and result.report.teams == ()
         seen.append((result.season, result.round_in_season, result.aged))
     assert seen == [(1, 1, False), (1, 2, False), (1, 3, False), (1, 4, False), (1, 5, True)]
     with league.db.read() as conn:
@@ -161,10 +161,10 @@ def test_league_points_setting_reaches_the_tables(tmp_path) -> None:
     league = make_league(tmp_path, replace(FAST, points=(2, 1, 0)))
     Manager(league, "a@x.example").write("Neues Team: Neunziger\n10-10-15-15-20")
     report = evaluate(league).report
-    assert report["points"] == {"win": 2, "draw": 1, "loss": 0}
-    for group in report["stages"][0]["groups"]:
-        for row in group["table"]:
-            assert row["points"] == 2 * row["won"] + row["drawn"]
+    assert report.to_json()["points"] == {"win": 2, "draw": 1, "loss": 0}
+    for group in report.stages[0].groups:
+        for row in group.table:
+            assert row.points == 2 * row.won + row.drawn
 
 
 def test_seed_is_stored_and_the_round_replays(tmp_path) -> None:
@@ -189,8 +189,8 @@ def test_gm_teams_are_not_stored_between_rounds(tmp_path) -> None:
     second = evaluate(league, seed=2).report
     with league.db.read() as conn:
         assert [r[0] for r in conn.execute("SELECT name FROM teams")] == ["Allein"]
-    gm1 = [t["lineup"] for t in first["gm_teams"]]
-    gm2 = [t["lineup"] for t in second["gm_teams"]]
+    gm1 = [str(t.lineup) for t in first.gm_teams]
+    gm2 = [str(t.lineup) for t in second.gm_teams]
     assert len(gm1) == len(gm2) == 15 and gm1 != gm2  # drawn anew each round
     assert all(Lineup.parse(x).cost == 90 for x in gm1 + gm2)
 
@@ -231,7 +231,7 @@ def test_new_team_psz_250_stored_two_decimals_shown_whole(tmp_path) -> None:
         assert Decimal(team(league, f"Rang {i}")["psz"]) == 250
     result = evaluate(league, seed=3)
     for name in names:
-        exact = Fraction(result.report["psz"][name]["after_exact"])
+        exact = result.report.psz[name].after
         stored = team(league, name)["psz"]
         assert Decimal(stored) == to_cents(exact)
         assert len(stored.partition(".")[2]) <= 2

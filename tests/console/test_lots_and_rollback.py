@@ -90,7 +90,7 @@ def test_the_seed_is_committed_when_a_round_opens_and_played(tmp_path) -> None:
     Player(league, "anna@example.org").send(register("Rote Teufel"), lineup("10-10-15-15-20"))
     result = evaluate(league)
     assert verify_seed(1, result.seed, first)
-    assert result.report["seed"] == result.seed
+    assert result.report.seed == result.seed
     second = commitment(league, 2)
     assert second is not None and second != first
     with league.db.read() as conn:
@@ -191,7 +191,15 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
     import sqlite3
 
     conn = sqlite3.connect(tmp_path / "state" / "turnited.sqlite3")
+    summaries = ("SELECT round, winner, teams, players FROM round_results ORDER BY round",
+                 "SELECT round, team_id, place, reached, last_stage FROM round_entries"
+                 " ORDER BY round, team_id")
+    written = [conn.execute(q).fetchall() for q in summaries]
     with conn:
+        for column in ("winner", "teams", "players"):  # and v9
+            conn.execute(f"ALTER TABLE round_results DROP COLUMN {column}")
+        for column in ("place", "reached", "last_stage"):
+            conn.execute(f"ALTER TABLE round_entries DROP COLUMN {column}")
         conn.execute("DROP TABLE round_seeds")
         conn.execute("ALTER TABLE rounds DROP COLUMN corrects")
         conn.execute("ALTER TABLE managers DROP COLUMN banned_at")
@@ -205,6 +213,9 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
         conn.execute("DELETE FROM schema_migrations WHERE version >= 4")
     conn.close()
     old = League(open_database(tmp_path / "state"), SEASON)
+    with old.db.read() as conn:  # read back from the stored reports as evaluated
+        assert [[tuple(r) for r in conn.execute(q)] for q in summaries] == written
+    assert written[0][0][1] and written[0][0][2:] == (16, 1)  # a winner, 16 teams, 1 player
     assert all(old.replay(n).identical for n in (1, 2))
     assert commitment(old, 3) is None and commitment(old, 1) is None
     result = evaluate(old)

@@ -62,19 +62,20 @@ def test_evaluation_applies_the_report(league):
     for i in range(5):
         name = f"Team {i}"
         row = team_row(league, name)
-        rec = report["record"][name]
-        assert Decimal(row["wp"]) == Decimal("90") + Decimal("0.2") * rec["won"] + \
-            Decimal("0.1") * rec["drawn"]
-        assert Decimal(report["wp_gain"][name]) == Decimal(row["wp"]) - 90
-        assert row["psz"] == str(to_cents(Decimal(report["psz"][name]["after"])))
+        rec = report.record[name]
+        assert Decimal(row["wp"]) == Decimal("90") + Decimal("0.2") * rec.won + \
+            Decimal("0.1") * rec.drawn
+        assert report.wp_gain[name] == Decimal(row["wp"]) - 90
+        assert row["psz"] == str(to_cents(report.psz[name].after))
         assert row["last_played_round"] == 1
     with league.db.read() as conn:
         rnd = conn.execute("SELECT * FROM rounds WHERE number = 1").fetchone()
         assert (rnd["state"], rnd["seed"]) == ("evaluated", 42)
         nxt = league.open_round(conn)
         assert (nxt.number, nxt.season, nxt.round_in_season) == (2, 1, 2)
-    assert "lineup" not in json.dumps([t for t in result.public_report["teams"]
+    assert "lineup" not in json.dumps([t for t in result.public.to_json()["teams"]
                                        if not t.get("gm")])
+    assert result.public == result.report.public() and result.public.is_public
     assert {r.address for r in result.recipients} == {f"m{i}@example.org" for i in range(5)}
 
 
@@ -84,8 +85,8 @@ def test_lineups_are_corrected_against_the_budget_at_evaluation(league):
     with league.db.transaction() as conn:
         conn.execute("UPDATE teams SET wp = '95.9'")
     result = evaluate(league)
-    alpha = next(t for t in result.report["teams"] if t["name"] == "Alpha")
-    assert alpha["lineup"] == "10-3-10-30-29"  # cap, 3:1, then budget floor(95.9) = 95
+    # cap, 3:1, then budget floor(95.9) = 95
+    assert str(result.report.team("Alpha").lineup) == "10-3-10-30-29"
     with league.db.read() as conn:
         entry = conn.execute("SELECT * FROM round_entries").fetchone()
     assert (entry["lineup"], entry["played"], entry["budget"]) == ("12-3-10-40-50",
@@ -98,14 +99,14 @@ def test_withdrawn_and_silent_teams_do_not_play(league):
         conn.execute("UPDATE teams SET registered_round = 0")
     players[0].send(Withdraw("Zurückziehen: Team 0", "Team 0"))
     result = evaluate(league)
-    names = {t["name"] for t in result.report["teams"] if not t["gm"]}
+    names = {t.name for t in result.report.players}
     assert names == {"Team 1", "Team 2"}
     assert team_row(league, "Team 0")["wp"] == "90"
 
 
 def test_empty_round_still_counts(league):
     result = evaluate(league)
-    assert result.report["empty"] is True and result.wp_table == []
+    assert result.report.empty is True and result.wp_table == ()
     with league.db.read() as conn:
         assert league.open_round(conn).round_in_season == 2
 
@@ -123,7 +124,7 @@ def test_the_weaker_team_is_deleted_at_evaluation_and_does_not_play(league):
     assert [t.name for t in out.teams if t.doomed] == ["Beta"]
     result = evaluate(league)
     assert result.deleted == ("Beta",)
-    played = {t["name"] for t in result.report["teams"] if not t["gm"]}
+    played = {t.name for t in result.report.players}
     assert played == {"Alpha", "Gamma"}
     assert team_row(league, "Beta")["deleted_round"] == 2
     with league.db.read() as conn:
@@ -139,12 +140,12 @@ def test_late_mail_plays_in_the_next_round(league):
                      now=FIRST_DEADLINE + timedelta(minutes=5))
     assert late.late and late.round == 2
     first = evaluate(league)
-    assert {t["name"] for t in first.report["teams"] if not t["gm"]} == {"Alpha"}
+    assert {t.name for t in first.report.players} == {"Alpha"}
     with league.db.read() as conn:
         status = league.status(conn, FIRST_DEADLINE + timedelta(minutes=10))
     assert status.round == 2 and status.teams_with_lineup == ("Beta",)
     second = evaluate(league)
-    assert {t["name"] for t in second.report["teams"] if not t["gm"]} == {"Beta"}
+    assert {t.name for t in second.report.players} == {"Beta"}
 
 
 def test_team_that_skips_rounds_keeps_wp_and_is_listed_three_rounds(league):
@@ -185,7 +186,7 @@ def test_five_rounds_make_a_season_and_every_team_ages(league):
         before = {f"Team {i}": Decimal(team_row(league, f"Team {i}")["wp"]) for i in range(4)}
         result = evaluate(league)
         history.append((result.season, result.round_in_season, result.aged))
-        gains = {n: Decimal(g) for n, g in result.report["wp_gain"].items()}
+        gains = dict(result.report.wp_gain)
     assert history == [(1, 1, False), (1, 2, False), (1, 3, False), (1, 4, False), (1, 5, True)]
     for name, wp in before.items():
         assert Decimal(team_row(league, name)["wp"]) == age(wp + gains[name])
@@ -205,9 +206,9 @@ def test_wp_stays_exact_over_100_rounds(tmp_path):
             for p in players:
                 p.send(lineup("10-10-15-15-20"), now=after_deadline(league, minutes=-60))
         result = evaluate(league, seed=round_number)
-        for name, rec in result.report["record"].items():
+        for name, rec in result.report.record.items():
             if name in tenths:
-                tenths[name] += 2 * rec["won"] + rec["drawn"]
+                tenths[name] += 2 * rec.won + rec.drawn
     for name, total in tenths.items():
         stored = team_row(league, name)["wp"]
         assert Decimal(stored) == Decimal(90) + Decimal(total) / 10

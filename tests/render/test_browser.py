@@ -186,18 +186,19 @@ def site_of(rounds: list[Round]) -> SiteData:
     ids = {name: i + 1 for i, name in enumerate(names)}
     wp = dict.fromkeys(names, Decimal("90"))
     psz = dict.fromkeys(names, Decimal("250"))
-    entries, ageing, evaluated, reports = [], [], [], {}
+    entries, ageing, evaluated = [], [], []
     for number, rnd in enumerate(rounds, 1):
         report = rnd.public_typed
-        reports[number] = report
-        evaluated.append(EvaluatedRound(number, 1, number, DEADLINE, DEADLINE, number))
+        evaluated.append(EvaluatedRound(number, 1, number, DEADLINE, DEADLINE, number,
+                                        report.winner, len(report.teams), len(report.players)))
         for name in names:
             if name not in report.wp_gain:
                 continue
             gain, record = report.wp_gain[name], report.record[name]
             after = to_cents(report.psz[name].after)
             entries.append(TeamRound(number, ids[name], wp[name], gain, psz[name], after,
-                                     record.won, record.drawn, record.lost))
+                                     record.won, record.drawn, record.lost,
+                                     *report.stage_reached(name)))
             wp[name] += gain
             psz[name] = after
             if number == len(rounds):
@@ -205,7 +206,7 @@ def site_of(rounds: list[Round]) -> SiteData:
                 ageing.append(Ageing(ids[name], number, wp[name], aged))
                 wp[name] = aged
     teams = tuple(TeamInfo(ids[n], n, n.split()[0], ids[n], 1, None) for n in names)
-    return SiteData(tuple(evaluated), reports, teams, tuple(entries), tuple(ageing))
+    return SiteData(tuple(evaluated), teams, tuple(entries), tuple(ageing))
 
 
 @pytest.fixture(scope="module")

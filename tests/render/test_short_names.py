@@ -323,7 +323,7 @@ def test_evaluation_stores_short_names_and_replays_old_rounds(tmp_path, capsys):
     Player(league, "bob@example.org").send(
         register("Rote Teufel Altona von 1897 eV"), lineup("8-8-21-21-21"))
     result = evaluate(league, seed=77)
-    shorts = {t["name"]: t["short_name"] for t in result.public_report["teams"]}
+    shorts = {t.name: t.short_name for t in result.public.teams}
     assert shorts["FC Wanderer Altona-Ottensen 09"] == "Wanderer"
     assert shorts["Rote Teufel Altona von 1897 eV"] == "Rote Teufel"  # derived at registration
     with league.db.read() as conn:
