@@ -25,6 +25,7 @@ from bot.render.environment import Environments
 from bot.render.model import RenderedMail
 from bot.schedule import DeadlinePlan
 from bot.service import notices, publish, remind, sending_budget
+from bot.service.commands import registry
 from bot.service.context import Context
 from bot.service.deadlines import deadline_outlook
 from bot.service.drain import DrainReport
@@ -53,7 +54,8 @@ class App:
         self.plan = DeadlinePlan(config.schedule)
         sender_of_mail = sender_of(config)
         self.from_name, self.from_address = sender_of_mail.name, sender_of_mail.address
-        self.environments = Environments(archive_url=config.archive.url)
+        self.environments = Environments(archive_url=config.archive.url,
+                                         code_sentences=registry().digest_sentences())
         self.services = Context(self.db, self.league, game_settings(config), clock,
                                 self.environments)
         self.ingestor = Ingestor(self.services, ingest_settings(config))

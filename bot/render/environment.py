@@ -23,7 +23,7 @@ never inject markup; every undefined variable is an error
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -81,10 +81,12 @@ def archive_page_function(archive_url: str | None) -> Callable[[int], str | None
 
 
 def make_environment(language: str, templates_dir: Path | None = None, *,
-                     archive_url: str | None = None) -> Environment:
+                     archive_url: str | None = None,
+                     code_sentences: Mapping[str, str] | None = None) -> Environment:
     """A fresh environment for ``language`` (``de`` or ``en``) whose filters
     format numbers and dates the way that language writes them;
-    ``archive_url`` is the published archive (``archive.url``)."""
+    ``archive_url`` is the published archive (``archive.url``);
+    ``code_sentences`` what the digest says of the commands' notice codes."""
     language = check_language(language)
     root = Path(templates_dir) if templates_dir is not None else TEMPLATES_DIR
     env = Environment(
@@ -135,6 +137,7 @@ def make_environment(language: str, templates_dir: Path | None = None, *,
         text_width=textwidth.TEXT_WIDTH,
         width=textwidth.width,
         archive_page=archive_page_function(archive_url),
+        code_sentences=dict(code_sentences or {}),
     )
     return env
 
@@ -156,9 +159,11 @@ class Environments:
     global: the use-case layer owns one and passes it to every renderer."""
 
     def __init__(self, templates_dir: Path | None = None, *,
-                 archive_url: str | None = None) -> None:
+                 archive_url: str | None = None,
+                 code_sentences: Mapping[str, str] | None = None) -> None:
         self.templates_dir = templates_dir
         self.archive_url = archive_url
+        self.code_sentences = dict(code_sentences or {})
         self._made: dict[str, Environment] = {}
 
     def get(self, language: str) -> Environment:
@@ -166,7 +171,8 @@ class Environments:
         env = self._made.get(language)
         if env is None:
             env = self._made[language] = make_environment(
-                language, self.templates_dir, archive_url=self.archive_url)
+                language, self.templates_dir, archive_url=self.archive_url,
+                code_sentences=self.code_sentences)
         return env
 
 

@@ -147,3 +147,12 @@ def test_a_game_masters_command_in_a_players_mail_is_refused(tmp_path: Path) -> 
     game.ingestor.commands = Registry([*discover(), halt])
     assert reply(game, "hans@player.example", "Anhalten") == (
         "rejected round 1: nothing_changed, gm_only")
+
+
+def test_every_code_of_a_command_has_its_digest_sentence_in_both_languages() -> None:
+    from bot.render.i18n import translations
+
+    german = translations("de")
+    for code, sentence in registry().digest_sentences().items():
+        assert sentence.endswith(".") and sentence[0].isupper(), code
+        assert german.gettext(sentence) != sentence, f"{code}: no German digest sentence"

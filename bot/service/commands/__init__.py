@@ -67,6 +67,10 @@ class Registry:
         """The notice codes the commands declare beyond the league's."""
         return frozenset(code for c in self.commands for code in c.codes)
 
+    def digest_sentences(self) -> dict[str, str]:
+        """What the game master's digest says of each of those codes (catalog messages)."""
+        return {code: sentence for c in self.commands for code, sentence in c.codes.items()}
+
 
 def discover() -> list[Command[Request]]:
     """Every ``COMMANDS`` of the modules of this package, by module name."""

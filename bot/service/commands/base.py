@@ -12,7 +12,9 @@ A ``Command`` declares everything about one kind of request in one place:
   (``bot.mail.vocabulary.KeywordCommand``); None for the requests of the
   lineup language, which the grammar reads by their shape;
 * ``codes`` — the notice codes its handler writes beyond the league's
-  (``bot.league.outcome.Code``); each has ``templates/mail/notice/<code>.txt.j2``;
+  (``bot.league.outcome.Code``), each with the sentence the game master's
+  digest says of it (a catalog message, marked ``N_``); each code has its
+  template, ``templates/mail/notice/<code>.txt.j2``;
 * ``audience`` — whose mail it belongs to: a player's or the game master's;
 * ``alone`` — a mail with this request carries out nothing else (a lost
   password: the mail is about that, whatever else it holds).
@@ -22,7 +24,7 @@ The registry (``bot.service.commands.registry``) collects them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -94,7 +96,7 @@ class Command(Generic[R]):
     access: Access
     registers: bool = False
     keyword: KeywordCommand | None = None
-    codes: tuple[str, ...] = field(default=())
+    codes: Mapping[str, str] = field(default_factory=dict)
     audience: Audience = Audience.PLAYER
     alone: bool = False
 

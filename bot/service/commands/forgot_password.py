@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.mail.vocabulary import KeywordCommand, Value
+from bot.mail.vocabulary import N_, KeywordCommand, Value
 from bot.rules.requests import Request
 from bot.service.commands.base import Access, Command, Session
 from bot.storage import ledger
@@ -56,7 +56,9 @@ def forgot_password(s: Session, request: ForgotPassword) -> None:
 COMMANDS = (
     Command(
         ForgotPassword, forgot_password, Access.ANYONE, alone=True,
-        codes=(PASSWORD_RESET, PASSWORD_TOO_SOON, FORGOT_UNKNOWN),
+        codes={PASSWORD_RESET: N_("New password mailed."),
+               PASSWORD_TOO_SOON: N_("Asked for a new password again within a day."),
+               FORGOT_UNKNOWN: N_("Asked for a new password, but is no manager.")},
         keyword=KeywordCommand(
             "forgot",
             {"de": ("passwort vergessen", "kennwort vergessen"),
