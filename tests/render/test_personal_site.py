@@ -217,7 +217,11 @@ def test_archive_has_a_page_per_team_with_svg_charts(season: dict) -> None:
         assert "<script" not in html and "http" not in html.replace(
             "http://www.w3.org/2000/svg", "")
     fame = (season["archive"] / "hall-of-fame.html").read_text(encoding="utf-8")
-    assert fame.count("<table") == 5
+    # Five records, each a table or, while nobody holds it (no player team has
+    # reached a semi-final in this season's lots, say), a dash.
+    assert fame.count("<h2") == 5
+    assert fame.count("<table") + fame.count('<p class="note">–</p>') == 5
+    assert fame.count("<table") >= 3  # best WP, best PSZ and games played always have holders
 
 
 def test_no_lineup_in_any_copy_block_or_archive_page(season: dict) -> None:

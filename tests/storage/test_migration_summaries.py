@@ -19,7 +19,7 @@ from bot.rules.requests import ParsedMoves, RegisterTeam, SetLineup
 from bot.storage import open_database
 from bot.storage.errors import StorageError
 from bot.storage.migrations import MIGRATIONS
-from tests.support.league import FAST, FIRST_DEADLINE, START, make_league
+from tests.support.league import FAST, FIRST_DEADLINE, START, make_league, submit
 
 SUMMARIES = next(m for m in MIGRATIONS if getattr(m.step, "__name__", "") == "round_summaries_v9")
 QUERIES = ("SELECT round, winner, teams, players FROM round_results ORDER BY round",
@@ -40,9 +40,9 @@ def played(tmp_path: Path, rounds: int = 3, players: int = 12) -> League:
             if number == 1:
                 requests.insert(0, RegisterTeam(f"Neues Team: Team {i}", f"Team {i}", None))
             with league.db.transaction() as conn:
-                league.submit(conn, sender=f"m{i}@x.example", sender_name=None,
-                              moves=ParsedMoves(tuple(requests), (), ()),
-                              now=rnd.deadline - (FIRST_DEADLINE - START) / 2)
+                submit(league, conn, sender=f"m{i}@x.example", sender_name=None,
+                       moves=ParsedMoves(tuple(requests), (), ()),
+                       now=rnd.deadline - (FIRST_DEADLINE - START) / 2)
         assert league.evaluate_due(rnd.deadline, force=True, seed=number) is not None
     return league
 
