@@ -30,11 +30,13 @@ RESET_INTERVAL = timedelta(days=1)
 
 @dataclass(frozen=True, slots=True)
 class ForgotAnswer:
-    """What to answer: the mail, the one address it goes to, the ledger line."""
+    """What to answer: the mail, the one address it goes to, the ledger's
+    code and line."""
 
     rendered: RenderedMail
     to: str
     to_name: str | None
+    code: Outcome
     summary: str
 
 
@@ -62,24 +64,23 @@ def forgot_password(
     language = language if language in LANGUAGES else "de"
     if manager is None:
         return ForgotAnswer(
-            _mail("unknown", language, subject, fields), sender, None,
+            _mail("unknown", language, subject, fields), sender, None, Outcome.REJECTED,
             f"{Outcome.REJECTED}: forgot password from an unregistered address; "
             "nothing changed",
         )
     fields["name"] = manager.display_name or ""
-    recent = ledger.recent_human_outcomes(
-        conn, manager.address, since=now - RESET_INTERVAL, other_than=inbound_id
-    )
-    if any(outcome.startswith(Outcome.PASSWORD_RESET) for outcome in recent):
+    if ledger.password_reset_since(conn, manager.address, since=now - RESET_INTERVAL,
+                                   other_than=inbound_id):
         return ForgotAnswer(
             _mail("too_soon", language, subject, fields), manager.address,
-            manager.display_name,
+            manager.display_name, Outcome.REJECTED,
             f"{Outcome.REJECTED}: forgot password again within a day; nothing changed",
         )
     manager, password = league.reset_password(conn, manager.address)
     fields["password"] = password
     return ForgotAnswer(
         _mail("reset", language, subject, fields), manager.address, manager.display_name,
+        Outcome.PASSWORD_RESET,
         f"{Outcome.PASSWORD_RESET}: a new password was mailed to {manager.address}",
     )
 

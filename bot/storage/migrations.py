@@ -21,6 +21,7 @@ from typing import Protocol
 
 from bot.storage.addresses import canonical_address
 from bot.storage.errors import StorageError
+from bot.storage.ledger_migration import ledger_facts_v8
 
 Step = str | Callable[[sqlite3.Connection], None]
 
@@ -332,6 +333,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               outbox_keeps_no_sent_bodies_v6),
     Migration(7, "one spelling of each manager's address (IDNA domains in Unicode)",
               canonical_manager_addresses_v7),
+    Migration(8, "the ledger's facts as columns: code, authenticated, thread, attempts",
+              ledger_facts_v8),
 )
 
 _LEDGER = """

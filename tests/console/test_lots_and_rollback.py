@@ -200,6 +200,10 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
             conn.execute(f"DROP INDEX {index}")
         conn.execute("ALTER TABLE outbox DROP COLUMN size")
         conn.execute("ALTER TABLE outbox DROP COLUMN sha256")
+        for index in ("inbound_sender", "inbound_trouble"):  # v8
+            conn.execute(f"DROP INDEX {index}")
+        for column in ("code", "authenticated", "thread", "attempts"):
+            conn.execute(f"ALTER TABLE inbound DROP COLUMN {column}")
         conn.execute("DELETE FROM schema_migrations WHERE version >= 4")
     conn.close()
     old = League(open_database(tmp_path / "state"), SEASON)
