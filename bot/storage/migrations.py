@@ -22,6 +22,8 @@ from typing import Protocol
 from bot.storage.addresses import canonical_address
 from bot.storage.errors import StorageError
 from bot.storage.ledger_migration import ledger_facts_v8
+from bot.storage.results_migration import compact_round_results_v9
+from bot.storage.retention import RETENTION_V10
 
 Step = str | Callable[[sqlite3.Connection], None]
 
@@ -335,6 +337,9 @@ MIGRATIONS: tuple[Migration, ...] = (
               canonical_manager_addresses_v7),
     Migration(8, "the ledger's facts as columns: code, authenticated, thread, attempts",
               ledger_facts_v8),
+    Migration(9, "round results compressed, the public report derived from the report",
+              compact_round_results_v9),
+    Migration(10, "retention: spool files pruned, the record of each run", RETENTION_V10),
 )
 
 _LEDGER = """
