@@ -202,7 +202,7 @@ def _size(size: StateSize) -> Finding:
     """The state's size and what the retention keeps (∞: for ever)."""
     run = size.retention
     values: dict[str, object] = {
-        "total_mb": f"{size.total / 2**20:.1f}", "per_round_kb": size.per_round // 1024,
+        "total_mb": size.total // 2**20, "per_round_kb": size.per_round // 1024,
         "database_kb": size.database // 1024, "spool_kb": size.spool // 1024,
         "archive_kb": size.archive // 1024, "rounds": size.rounds, "bytes": size.total}
     if run is not None:

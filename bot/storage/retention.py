@@ -1,6 +1,6 @@
 """What the retention removes, and the record of each run (issue 22).
 
-Two things are kept only for a while (``state.retention`` in the
+Two things are kept only for a while (``retention`` in the
 configuration; ``bot.service.retention`` runs it after each evaluation):
 
 - the spool file of a mail received before the cutoff: its ledger row stays
