@@ -56,10 +56,12 @@ def mark_spool_pruned(conn: sqlite3.Connection, ids: Sequence[int], now: datetim
 
 
 def prune_outbox(conn: sqlite3.Connection, cutoff: datetime) -> int:
-    """Delete the outbox rows delivered or given up that were created before
-    ``cutoff``, but the newest row of each kind and round; returns how many."""
+    """Delete the outbox rows delivered or given up before ``cutoff`` (so a
+    daily sending budget still sees the last day's), but the newest row of
+    each kind and round; returns how many."""
     return conn.execute(
-        "DELETE FROM outbox WHERE state IN ('sent', 'failed') AND created_at < ?"
+        "DELETE FROM outbox WHERE state IN ('sent', 'failed')"
+        " AND COALESCE(sent_at, failed_at, created_at) < ?"
         " AND NOT (round IS NOT NULL AND id = (SELECT MAX(o.id) FROM outbox o"
         " WHERE o.kind = outbox.kind AND o.round = outbox.round))",
         (time_to_db(cutoff),),

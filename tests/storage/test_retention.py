@@ -152,16 +152,20 @@ def test_the_outbox_keeps_queued_mail_and_the_newest_row_of_each_round(tmp_path)
             ("newsletter", 1, "sent"), ("newsletter", 1, "sent"), ("newsletter", 1, "failed"),
             ("reply", None, "sent"), ("reply", None, "queued"), ("notice", None, "failed"),
             ("digest", 1, "sent"), ("reminder", 2, "sent"), ("reminder", 2, "sent"),
+            ("reply", None, "sent"),
         ]):
             outbox.enqueue(conn, raw=b"x", message_id=f"<o{n}@x>", kind=kind,
                            recipient=f"r{n}@x", now=old, round=rnd)
             if state != "queued":
                 conn.execute("UPDATE outbox SET state = ?, raw = X'' WHERE message_id = ?",
                              (state, f"<o{n}@x>"))
+        # queued long ago, delivered only now: kept as long as a fresh one
+        conn.execute("UPDATE outbox SET sent_at = ? WHERE message_id = '<o9@x>'",
+                     ((START - timedelta(hours=1)).isoformat(),))
         assert retention.prune_outbox(conn, START - timedelta(days=101)) == 0  # none old enough
-        assert retention.prune_outbox(conn, START) == 5
+        assert retention.prune_outbox(conn, START - timedelta(days=1)) == 5
         left = conn.execute("SELECT message_id FROM outbox ORDER BY id").fetchall()
-    assert [r[0] for r in left] == ["<o2@x>", "<o4@x>", "<o6@x>", "<o8@x>"]
+    assert [r[0] for r in left] == ["<o2@x>", "<o4@x>", "<o6@x>", "<o8@x>", "<o9@x>"]
 
 
 @pytest.mark.parametrize("days", [0, -3, 1.5, "a year"])
