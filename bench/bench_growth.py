@@ -1,24 +1,40 @@
-"""Benchmark: what a round adds to ``state/`` over a long league (issue 11).
+"""Benchmark: what a round adds to ``state/``, part by part (issues 11 and 22).
 
-A league of 200 managers of whom 64 run a team (the other 136 write too: a
-status request each round, the kind of mail a league draws from people who
-follow it), played for 100 rounds on a simulated clock with the real ``App``:
-every player mail goes through the real pipeline (delivered to the embedded
+By default the league of issue 22: 40 managers with 64 teams (24 of them
+run two), weekly rounds on a simulated clock with the real ``App``: every
+player mail goes through the real pipeline (delivered to the embedded
 Maildir, ``poll_once``: spool, ledger, reading, grammar, league, reply), the
-deadline through ``evaluate_due`` (evaluation, newsletters, archive, digest),
-reminders, and every outgoing mail through the real outbox drain. The
+deadline through ``evaluate_due`` (evaluation, newsletters, archive, digest,
+the ``retention`` of the configuration), reminders, and every outgoing mail
+through the real outbox drain. ``--managers 200 --teams 64`` is issue 11's
+league (136 managers without a team write a status request each round). The
 Maildir transport stands for the mail server: it is emptied after each round
 and not counted.
 
-After every round it measures the database (with its WAL), the spool (the
-incoming mail, kept gzip-compressed) and the archive separately, and prints
-the growth per round: first rounds, last rounds, mean. It checks the budget
-of issue 11: database + archive grow by at most 1 MB a round (the spool is
-beside the budget; its compression ratio is printed), and that the outbox
-keeps no delivered body. Exit status 1 when the budget is exceeded.
+After every round it measures each part of the state and prints what the
+round added:
 
-    python bench/bench_growth.py [--managers 200] [--teams 64] [--rounds 100]
-                                 [--budget-mb 1.0] [--keep DIR]
+- the database by what holds the bytes (``dbstat``: the pages of each table
+  with its indexes): ``results`` (``round_results``: inputs and report),
+  ``outbox``, ``ledger`` (``inbound``), ``moves``, ``history``
+  (``round_entries``, ``wp_history``), ``other`` tables, and ``free`` (free
+  pages plus the WAL: the file's room that SQLite reuses);
+- the ``spool`` (the incoming mail, gzip-compressed);
+- the archive: its ``round`` files (``round-NNN.*``) and the ``site`` (index,
+  hall of fame, team pages).
+
+The summary gives the mean per round over the second half of the run (the
+first rounds fill pages the schema allocates once; the outbox's 90 days of
+retention are passed by then) for each part and for the whole state, and
+what remains once the spool's retention (a year, past the run's rounds)
+removes as much as a round adds. It checks the budget of issue 22: the
+state grows by at most ``--budget-mb`` (0.5 MB) a round, the outbox keeps
+no delivered body. Exit status 1 when the budget is exceeded.
+
+    python bench/bench_growth.py [--managers 40] [--teams 64] [--rounds 30]
+                                 [--simulations 2000] [--budget-mb 0.5] [--keep DIR]
+
+Timings depend on the machine's load; the sizes do not.
 """
 
 from __future__ import annotations
@@ -27,6 +43,7 @@ import argparse
 import dataclasses
 import email
 import gzip
+import itertools
 import random
 import shutil
 import sys
@@ -56,7 +73,20 @@ from bot.storage.permissions import set_private_umask
 BOT = "turnited@growth.example"
 GM = "gm@growth.example"
 START = datetime(2026, 12, 7, 8, 0, tzinfo=UTC)
+KB = 1024
 MB = 2**20
+
+#: The database's tables by part (indexes count with their table).
+DB_PARTS = {
+    "round_results": "results",
+    "outbox": "outbox",
+    "inbound": "ledger",
+    "moves": "moves",
+    "round_entries": "history",
+    "wp_history": "history",
+}
+PARTS = ("results", "outbox", "ledger", "moves", "history", "other", "free", "spool",
+         "round", "site")
 
 
 class Clock:
@@ -67,10 +97,10 @@ class Clock:
         return self.now
 
 
-def config(directory: Path) -> Config:
+def config(directory: Path, simulations: int) -> Config:
     data = {
         "game": {"name": "Turnited Growth", "language": "de"},
-        "analysis": {"simulations": 0},
+        "analysis": {"simulations": simulations},
         "state_dir": "state",
         "schedule": {"timezone": "Europe/Berlin", "deadlines": {"cron": "0 20 * * SUN"}},
         "reminders": {"hours_before": [24]},
@@ -89,19 +119,12 @@ def tree(path: Path) -> int:
     return size(path.rglob("*")) if path.exists() else 0
 
 
-@dataclasses.dataclass
-class Sizes:
-    db: int
-    spool: int
-    spool_raw: int
-    archive: int
-
-
 class Growth:
-    def __init__(self, directory: Path, managers: int, teams: int, seed: int) -> None:
+    def __init__(self, directory: Path, managers: int, teams: int, seed: int,
+                 simulations: int) -> None:
         self.rng = random.Random(seed)
         self.clock = Clock(START)
-        cfg = config(directory)
+        cfg = config(directory, simulations)
         league = dataclasses.replace(cfg.league_settings(), password_cost=2**10)
         # durable=False (synchronous=NORMAL): the same file, fewer fsyncs
         self.app = App(cfg, source=MaildirInbox(cfg.maildir_root), sender=MaildirSender(
@@ -111,7 +134,10 @@ class Growth:
         self.state = cfg.state_dir
         self.maildir = cfg.maildir_root
         self.managers = make_managers(managers, self.rng)
+        # The first `teams` managers play (one team each); of them the first
+        # `teams - managers` run a second team, the rest of the managers follow.
         self.players = self.managers[:teams]
+        self.two_teams = self.managers[:max(0, teams - managers)]
         self.followers = self.managers[teams:]
         self.by_address = {m.address: m for m in self.managers}
         self.mails_in = 0
@@ -155,6 +181,13 @@ class Growth:
             self.send(manager, lines)
             if i % 50 == 49:
                 self.flush()
+        self.flush()
+        if number == 1:  # the second teams, with the password of the first reply
+            self.clock.now += timedelta(hours=1)
+            for manager in self.two_teams:
+                team = manager.new_team()
+                manager.teams.append(team)
+                self.send(manager, manager.moves(False, team))
         for manager in self.followers:
             self.send(manager, ["Status"])
         self.flush()
@@ -166,9 +199,29 @@ class Growth:
             raise RuntimeError(f"round {number} was not evaluated at its deadline")
         self.flush()
 
-    def sizes(self) -> Sizes:
-        db = size(database_files(self.state / DATABASE_FILE))
-        return Sizes(db, tree(self.state / "spool"), self.spooled_raw, tree(self.state / "archive"))
+    def sizes(self) -> dict[str, int]:
+        """Bytes of each part of the state (``PARTS``)."""
+        out = dict.fromkeys(PARTS, 0)
+        with self.app.db.read() as conn:
+            owner = {name: table for name, table in conn.execute(
+                "SELECT name, tbl_name FROM sqlite_schema WHERE type IN ('table', 'index')")}
+            for name, pages in conn.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name"):
+                out[DB_PARTS.get(owner.get(name, name), "other")] += int(pages)
+            free = conn.execute("PRAGMA freelist_count").fetchone()[0]
+            page = conn.execute("PRAGMA page_size").fetchone()[0]
+        files = database_files(self.state / DATABASE_FILE)
+        out["free"] = int(free) * int(page) + size(f for f in files if f.name.endswith("-wal"))
+        out["spool"] = tree(self.state / "spool")
+        archive = self.state / "archive"
+        if archive.exists():
+            for path in archive.rglob("*"):
+                if path.is_file():
+                    part = "round" if path.name.startswith("round-") else "site"
+                    out[part] += path.stat().st_size
+        return out
+
+    def db_file(self) -> int:
+        return size(database_files(self.state / DATABASE_FILE))
 
     def bodies_kept(self) -> tuple[int, int]:
         with self.app.db.read() as conn:
@@ -177,18 +230,27 @@ class Growth:
         return int(row[0]), int(row[1])
 
 
+def row(label: str, values: dict[str, float], seconds: str = "") -> str:
+    total = sum(values.values())
+    cells = " ".join(f"{values[p] / KB:8.1f}" for p in PARTS)
+    return f"{label:>6} {cells} {total / KB:8.1f} {seconds:>5}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--managers", type=int, default=200)
-    parser.add_argument("--teams", type=int, default=64)
-    parser.add_argument("--rounds", type=int, default=100)
-    parser.add_argument("--budget-mb", type=float, default=1.0,
-                        help="allowed growth of database + archive per round")
+    parser.add_argument("--managers", type=int, default=40)
+    parser.add_argument("--teams", type=int, default=64,
+                        help="teams of the managers (at most two each)")
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--simulations", type=int, default=2000,
+                        help="Monte Carlo runs a round (0: none, as issue 11's bench)")
+    parser.add_argument("--budget-mb", type=float, default=0.5,
+                        help="allowed growth of the whole state a round")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--keep", type=Path, help="play in DIR and keep it (default: a temp dir)")
     args = parser.parse_args(argv)
-    if args.teams > args.managers:
-        parser.error("--teams must not exceed --managers")
+    if args.teams > 2 * args.managers:
+        parser.error("--teams must not exceed twice --managers (two teams a manager)")
 
     set_private_umask()  # as every `turnited` command does
     tmp = None
@@ -199,59 +261,53 @@ def main(argv: list[str] | None = None) -> int:
         tmp = tempfile.TemporaryDirectory(prefix="turnited-growth-")
         directory = Path(tmp.name)
     started = time.perf_counter()
-    run = Growth(directory, args.managers, args.teams, args.seed)
+    run = Growth(directory, args.managers, args.teams, args.seed, args.simulations)
     before = run.sizes()
-    history: list[Sizes] = []
-    print(f"bench_growth: {args.managers} managers, {args.teams} teams, {args.rounds} rounds "
-          f"in {directory}")
-    print(f"{'round':>5} {'db KB':>9} {'+db KB':>8} {'spool KB':>9} {'+spool':>7} "
-          f"{'archive KB':>10} {'+arch':>7} {'s':>5}")
+    history: list[dict[str, int]] = []
+    print(f"bench_growth: {args.managers} managers, {args.teams} teams, {args.rounds} rounds, "
+          f"{args.simulations} simulations, in {directory}")
+    print("KB added by each round (database parts by dbstat pages; free: free pages + WAL)")
+    print(f"{'round':>6} " + " ".join(f"{p:>8}" for p in PARTS) + f" {'state':>8} {'s':>5}")
     previous = before
     for number in range(1, args.rounds + 1):
         t0 = time.perf_counter()
         run.play_round(number)
         now = run.sizes()
         history.append(now)
-        if number <= 3 or number % 10 == 0 or number == args.rounds:
-            print(f"{number:5d} {now.db / 1024:9.0f} {(now.db - previous.db) / 1024:8.1f} "
-                  f"{now.spool / 1024:9.0f} {(now.spool - previous.spool) / 1024:7.1f} "
-                  f"{now.archive / 1024:10.0f} {(now.archive - previous.archive) / 1024:7.1f} "
-                  f"{time.perf_counter() - t0:5.1f}", flush=True)
+        print(row(str(number), {p: now[p] - previous[p] for p in PARTS},
+                  f"{time.perf_counter() - t0:5.1f}"), flush=True)
         previous = now
     last = history[-1]
     rounds = len(history)
-    # The growth of a round in steady state: the mean over the second half
-    # (the first rounds fill pages the schema allocates once).
+    # The growth of a round in steady state: the mean over the second half.
     half = history[rounds // 2 - 1] if rounds >= 2 else before
-    steady_rounds = rounds - (rounds // 2) if rounds >= 2 else rounds
-    per_round = {
-        "db": (last.db - half.db) / steady_rounds,
-        "spool": (last.spool - half.spool) / steady_rounds,
-        "archive": (last.archive - half.archive) / steady_rounds,
-    }
-    worst = max(((b.db + b.archive) - (a.db + a.archive))
-                for a, b in zip([before, *history], history, strict=False))
+    steady = rounds - (rounds // 2) if rounds >= 2 else rounds
+    per_round = {p: (last[p] - half[p]) / steady for p in PARTS}
+    totals = [sum(h.values()) for h in [before, *history]]
+    worst = max(b - a for a, b in itertools.pairwise(totals))
     kept, kept_bytes = run.bodies_kept()
     seconds = time.perf_counter() - started
+    db_file = run.db_file()
     run.app.close()
+    print(row("mean", per_round))
     print()
     print(f"mails in {run.mails_in}, replies out {run.replies}, {seconds:.0f} s "
-          f"({seconds / rounds:.1f} s a round)")
-    ratio = last.spool_raw / max(last.spool, 1)
-    print(f"state after {rounds} rounds: db {last.db / MB:.1f} MB, spool {last.spool / MB:.1f} MB"
-          f" ({last.spool_raw / MB:.1f} MB of mail, compressed {ratio:.1f}x),"
-          f" archive {last.archive / MB:.1f} MB")
-    print("per round (mean of the second half): "
-          + ", ".join(f"{k} {v / 1024:.1f} KB" for k, v in per_round.items()))
-    budget = per_round["db"] + per_round["archive"]
-    print(f"db + archive: {budget / 1024:.1f} KB a round (worst round {worst / 1024:.1f} KB); "
-          f"budget {args.budget_mb:.2f} MB; 500 rounds ~ {(budget * 500) / MB:.0f} MB "
-          f"+ spool {(per_round['spool'] * 500) / MB:.0f} MB")
+          f"({seconds / rounds:.1f} s a round; the machine's load shows here, not in the sizes)")
+    state = sum(last.values())
+    print(f"state after {rounds} rounds: {state / MB:.1f} MB (database file {db_file / MB:.1f} MB,"
+          f" of it free {last['free'] / MB:.1f} MB; spool {last['spool'] / MB:.2f} MB for"
+          f" {run.spooled_raw / MB:.1f} MB of mail; archive "
+          f"{(last['round'] + last['site']) / MB:.1f} MB)")
+    growth = sum(per_round.values())
+    print(f"per round (mean of the second half): {growth / KB:.1f} KB "
+          f"(worst round {worst / KB:.1f} KB); budget {args.budget_mb:.2f} MB; "
+          f"once the spool's retention applies: {(growth - per_round['spool']) / KB:.1f} KB; "
+          f"500 rounds ~ {growth * 500 / MB:.0f} MB")
     print(f"delivered mail bodies kept in the outbox: {kept} ({kept_bytes} bytes)")
     gz_check = next((run.state / "spool").rglob("*.eml.gz"), None)
     if gz_check is not None:
         gzip.decompress(gz_check.read_bytes())  # the spool is readable gzip
-    ok = budget <= args.budget_mb * MB and kept == 0
+    ok = growth <= args.budget_mb * MB and kept == 0
     print("OK" if ok else "OVER BUDGET")
     if tmp is not None:
         tmp.cleanup()

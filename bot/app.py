@@ -24,7 +24,7 @@ from bot.mail.transport import MailSender, MailSource
 from bot.render.environment import Environments
 from bot.render.model import RenderedMail
 from bot.schedule import DeadlinePlan
-from bot.service import notices, publish, remind, sending_budget
+from bot.service import notices, publish, remind, retention, sending_budget
 from bot.service.commands import registry
 from bot.service.context import Context
 from bot.service.deadlines import deadline_outlook
@@ -112,7 +112,15 @@ class App:
             return None
         publish.publish(self.services, result)
         self.send_digest(result.round)
+        self.apply_retention(now or self.clock())
         return result.round
+
+    def apply_retention(self, now: datetime) -> retention.Pruned:
+        """Remove what the state keeps only for a while (``retention`` in the config)."""
+        kept = self.config.retention
+        return retention.apply_retention(self.db, self.config.state_dir / "spool",
+                                         spool_days=kept.spool_days,
+                                         outbox_days=kept.outbox_days, now=now)
 
     def _evaluate(self, now: datetime, *, force: bool) -> EvaluationResult | None:
         """The league's evaluation, with the next round's deadline from the plan

@@ -25,6 +25,7 @@ from bot.config.read import (
     read_newsletter,
     read_psz,
     read_reminders,
+    read_retention,
     read_schedule,
     require_gm_address,
 )
@@ -39,6 +40,7 @@ from bot.config.settings import (
     NewsletterSettings,
     PszSettings,
     RemindersSettings,
+    RetentionSettings,
 )
 from bot.config.yaml_loader import read_yaml
 from bot.league.settings import LeagueSettings
@@ -66,6 +68,7 @@ class Config:
     auth: AuthSettings = field(default_factory=AuthSettings)
     newsletter: NewsletterSettings = field(default_factory=NewsletterSettings)
     archive: ArchiveSettings = field(default_factory=ArchiveSettings)
+    retention: RetentionSettings = field(default_factory=RetentionSettings)
     state_dir: Path = field(default_factory=lambda: Path("state").absolute())
     source: Path | None = None
 
@@ -171,6 +174,7 @@ def _build(
     auth = read_auth(top.section("auth"))
     newsletter = read_newsletter(top.section("newsletter"), game)
     archive = read_archive(top.section("archive"))
+    retention = read_retention(top.section("retention"))
     top.finish()
 
     if problems:
@@ -182,7 +186,7 @@ def _build(
     return Config(
         game=game, psz=psz, analysis=analysis, schedule=schedule, reminders=reminders,
         gm=gm, mail=mail, auth=auth, newsletter=newsletter, archive=archive,
-        state_dir=state_dir, source=source,
+        retention=retention, state_dir=state_dir, source=source,
     )
 
 

@@ -33,6 +33,7 @@ from bot.config.settings import (
     NewsletterSettings,
     PszSettings,
     RemindersSettings,
+    RetentionSettings,
     TrustSettings,
     default_imap,
     default_smtp,
@@ -154,6 +155,15 @@ def read_archive(s: Section) -> ArchiveSettings:
     archive = ArchiveSettings(url=url)
     s.finish()
     return archive
+
+
+def read_retention(s: Section) -> RetentionSettings:
+    d = RetentionSettings()
+    days = p.optional(p.integer(minimum=1))
+    retention = RetentionSettings(spool_days=s.get("spool_days", days, d.spool_days),
+                                  outbox_days=s.get("outbox_days", days, d.outbox_days))
+    s.finish()
+    return retention
 
 
 def read_schedule(s: Section) -> ScheduleSettings:

@@ -88,6 +88,16 @@ class ArchiveSettings:
 
 
 @dataclass(frozen=True)
+class RetentionSettings:
+    """How many days the state keeps what it needs only for a while
+    (docs/operations.md, "What the state keeps"): the spool files of incoming
+    mail and the outbox rows of delivered mail; None: for ever."""
+
+    spool_days: int | None = 365
+    outbox_days: int | None = 90
+
+
+@dataclass(frozen=True)
 class MaildirSettings:
     """The embedded transport: ``STATE/maildir`` is polled this often."""
 

@@ -147,8 +147,8 @@ class MoveOutcome:
     #: a manager's registered address (a lost password), never a Reply-To.
     reply_to: str | None = None
     reply_to_name: str | None = None
-    #: The ledger's line for the mail when a command wrote its own.
-    ledger_text: str | None = None
+    #: The ledger's code and line for the mail when a command wrote its own.
+    ledger: tuple[str, str] | None = None
 
     def codes(self) -> list[str]:
         """All notice and error codes in order (handy for logs and tests)."""
@@ -157,7 +157,7 @@ class MoveOutcome:
     @property
     def summary(self) -> str:
         """A short English line for the ledger (``inbound.outcome``)."""
-        if self.ledger_text is not None:
-            return self.ledger_text
+        if self.ledger is not None:
+            return f"{self.ledger[0]}: {self.ledger[1]}"
         state = "accepted" if self.accepted else "rejected"
         return f"{state} round {self.round}: " + ", ".join(self.codes())

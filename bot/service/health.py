@@ -3,8 +3,10 @@
 ``check_state(state_dir)`` reads (never writes) the state and returns one
 ``Finding`` per topic: the database's integrity and foreign keys, its schema
 version, file permissions (everything private to the bot's user), free disk
-space, spool files the ledger names but the disk lacks, and the outbox
-backlog. ``text(finding, language)`` says a finding in German or English.
+space, spool files the ledger names but the disk lacks, the outbox
+backlog, and the state's size per round with what the retention keeps
+(``bot.service.state_size``; never a problem by itself). ``text(finding,
+language)`` says a finding in German or English.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from bot.mail.spool import spool_file_exists
+from bot.service.state_size import StateSize, state_size
 from bot.storage import check as queries
 from bot.storage.db import DATABASE_FILE, Database, database_files
 from bot.storage.errors import StorageError
@@ -92,6 +95,22 @@ TEXTS: dict[str, dict[str, str]] = {
               "läuft der Worker, ist der SMTP-Server erreichbar?",
         "en": "outbox: {waiting} waiting, the oldest since {oldest}: "
               "is the worker running, can it reach the SMTP server?"},
+    "size": {
+        "de": "{total_mb} MB, im Mittel {per_round_kb} KB je Runde (Datenbank {database_kb} KB, "
+              "Spool {spool_kb} KB, Archiv {archive_kb} KB; ausgewertete Runden: {rounds}); "
+              "Aufbewahrung in Tagen: Spool {spool_days}, zugestellte Post {outbox_days}, "
+              "zuletzt angewandt {last}",
+        "en": "{total_mb} MB, on average {per_round_kb} KB a round (database {database_kb} KB, "
+              "spool {spool_kb} KB, archive {archive_kb} KB; rounds evaluated: {rounds}); "
+              "kept for days: spool {spool_days}, delivered mail {outbox_days}, "
+              "last applied {last}"},
+    "size_unpruned": {
+        "de": "{total_mb} MB, im Mittel {per_round_kb} KB je Runde (Datenbank {database_kb} KB, "
+              "Spool {spool_kb} KB, Archiv {archive_kb} KB; ausgewertete Runden: {rounds}); "
+              "Aufbewahrung noch nicht angewandt (das geschieht nach jeder Auswertung)",
+        "en": "{total_mb} MB, on average {per_round_kb} KB a round (database {database_kb} KB, "
+              "spool {spool_kb} KB, archive {archive_kb} KB; rounds evaluated: {rounds}); "
+              "retention not applied yet (it runs after each evaluation)"},
 }
 
 
@@ -129,6 +148,7 @@ def check_state(state_dir: Path, *, now: datetime,
             if version >= 1:
                 findings.append(_spool(state_dir / "spool", queries.spool_paths(conn)))
                 findings.append(_outbox(queries.backlog(conn), now))
+                findings.append(_size(state_size(state_dir, conn)))
     except StorageError as exc:
         return [Finding("database", False, "db_unusable", {"error": str(exc)}), *findings]
     finally:
@@ -176,6 +196,19 @@ def _spool(spool_dir: Path, rows: Iterable[tuple[int, str]]) -> Finding:
     return Finding("spool", not missing, "spool_missing" if missing else "spool_ok",
                    {"count": count, "missing": len(missing),
                     "examples": ", ".join(missing[:EXAMPLES])})
+
+
+def _size(size: StateSize) -> Finding:
+    """The state's size and what the retention keeps (∞: for ever)."""
+    run = size.retention
+    values: dict[str, object] = {
+        "total_mb": size.total // 2**20, "per_round_kb": size.per_round // 1024,
+        "database_kb": size.database // 1024, "spool_kb": size.spool // 1024,
+        "archive_kb": size.archive // 1024, "rounds": size.rounds, "bytes": size.total}
+    if run is not None:
+        values.update(spool_days=run.spool_days or "∞", outbox_days=run.outbox_days or "∞",
+                      last=run.at.strftime("%Y-%m-%d %H:%M UTC"))
+    return Finding("size", True, "size" if run is not None else "size_unpruned", values)
 
 
 def _outbox(backlog: queries.Backlog, now: datetime) -> Finding:

@@ -68,7 +68,7 @@ from bot.storage.ledger import InboundKind, InboundRecord, Outcome, source_kind
 log = logging.getLogger(__name__)
 
 #: The ledger outcome of a mail from a manager the game master banned.
-BANNED = "banned"
+BANNED = Outcome.BANNED
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +176,7 @@ class Ingestor:
         if retry is None:
             known = self._known(conn, mail, spooled)
             if known is not None:
-                quarantined = ledger.outcome_of(conn, known).startswith(Outcome.QUARANTINED)
+                quarantined = ledger.is_quarantined(conn, known)
                 return IngestResult(known, InboundKind.DUPLICATE, "already processed",
                                     duplicate=True, quarantined=quarantined)
         # Reading depends on the mail's content: bounded (module doc, bot.service.bounded).
@@ -239,17 +239,19 @@ class Ingestor:
             summary = f"{Outcome.BOUNCE} ({verdict.reason}): " + (
                 ", ".join(verdict.bounced_recipients) or "recipient unknown"
             )
-            return self._finish(conn, inbound_id, verdict.kind, summary, parsed)
+            return self._finish(conn, inbound_id, verdict.kind, summary, parsed,
+                                code=Outcome.BOUNCE)
         if not verdict.answerable or not parsed.sender:
             return self._finish(
-                conn, inbound_id, verdict.kind, f"{Outcome.NO_REPLY}: {verdict.reason}", parsed
+                conn, inbound_id, verdict.kind, f"{Outcome.NO_REPLY}: {verdict.reason}", parsed,
+                code=Outcome.NO_REPLY,
             )
         trust = sender_trust(parsed.header_values("authentication-results"),
                              self.settings.authserv_id)
         if trust.forged:
             return self._finish(conn, inbound_id, InboundKind.HUMAN,
                                 f"{Outcome.FORGED}: {trust.reason}; nothing changed, no reply",
-                                parsed)
+                                parsed, code=Outcome.FORGED)
         if not mail.complete:
             return self._problem(conn, inbound_id, parsed, spooled, now, "too_large",
                                  self.settings.max_mail_bytes)
@@ -272,7 +274,7 @@ class Ingestor:
         assert parsed.sender is not None
         if self.league.is_banned(conn, parsed.sender):  # the game master banned him
             return self._finish(conn, inbound_id, InboundKind.HUMAN,
-                                f"{BANNED}: no reply, nothing changed", parsed)
+                                f"{BANNED}: no reply, nothing changed", parsed, code=BANNED)
         too_large = len(parsed.text.encode("utf-8", "replace")) > s.max_text_bytes
         moves: ParsedMoves | None = None
         if not too_large and not parsed.unreadable:  # the grammar, bounded like reading
@@ -281,18 +283,18 @@ class Ingestor:
                 tuple(sender_team_names(conn, parsed.sender)), self.commands.vocabulary(),
                 seconds=s.handling_seconds, isolate=isolate,
             )
-        recent = ledger.recent_human_outcomes(
-            conn, parsed.sender, since=now - timedelta(hours=1), other_than=inbound_id
-        )
+        hour = now - timedelta(hours=1)
         # Fair limits (RULES.md §9): only mails without a valid password count,
         # and a mail with the right password is always processed.
         authenticated = self._valid_password(conn, parsed.sender, moves)
-        unverified = [o for o in recent if not o.endswith(PASSWORD_OK)]
-        if len(unverified) >= s.max_mails_per_hour and not authenticated:
-            if any(outcome.startswith(Outcome.SLOW_DOWN) for outcome in recent):
+        unverified = ledger.unverified_since(conn, parsed.sender, since=hour,
+                                             other_than=inbound_id)
+        if unverified >= s.max_mails_per_hour and not authenticated:
+            if ledger.slowed_down_since(conn, parsed.sender, since=hour, other_than=inbound_id):
                 return self._finish(
                     conn, inbound_id, InboundKind.HUMAN,
                     f"{Outcome.RATE_LIMITED}: no reply (told already)", parsed,
+                    code=Outcome.RATE_LIMITED,
                 )
             return self._problem(conn, inbound_id, parsed, spooled, now, "slow_down",
                                  s.max_mails_per_hour)
@@ -305,16 +307,15 @@ class Ingestor:
             return self._problem(conn, inbound_id, parsed, spooled, now, "too_many_lines",
                                  s.max_command_lines, language=moves.language)
         thread = bot_thread(parsed) if moves.empty else None
-        if thread is not None:
-            day = ledger.recent_human_outcomes(
-                conn, parsed.sender, since=now - timedelta(days=1), other_than=inbound_id
+        if thread is not None and ledger.thread_answered_since(
+            conn, parsed.sender, thread, since=now - timedelta(days=1), other_than=inbound_id
+        ):
+            return self._finish(
+                conn, inbound_id, InboundKind.HUMAN,
+                f"{Outcome.NO_REPLY}: answers the bot's mail without a command; "
+                f"that thread was answered today already {thread_tag(thread)}", parsed,
+                code=Outcome.NO_REPLY, thread=thread,
             )
-            if any(thread_tag(thread) in outcome for outcome in day):
-                return self._finish(
-                    conn, inbound_id, InboundKind.HUMAN,
-                    f"{Outcome.NO_REPLY}: answers the bot's mail without a command; "
-                    f"that thread was answered today already {thread_tag(thread)}", parsed,
-                )
         outcome = carry_out(
             conn, self.league.settings,
             sender=parsed.sender,
@@ -348,7 +349,8 @@ class Ingestor:
         if authenticated:
             summary += f" {PASSWORD_OK}"
         result = self._finish(conn, inbound_id, InboundKind.HUMAN, summary, parsed,
-                              replied=True)
+                              replied=True, authenticated=authenticated, thread=thread,
+                              code=self._code(outcome))
         return IngestResult(
             result.inbound_id, result.kind, result.outcome, replied=True,
             sender=parsed.sender, move=outcome,
@@ -378,7 +380,7 @@ class Ingestor:
         )
         self._queue_reply(conn, inbound_id, parsed, spooled, rendered, now)
         return self._finish(conn, inbound_id, InboundKind.HUMAN, f"{problem}: nothing changed",
-                            parsed, replied=True)
+                            parsed, replied=True, code=Outcome(problem))
 
     def _queue_reply(
         self,
@@ -424,10 +426,21 @@ class Ingestor:
         summary: str,
         parsed: InboundMail,
         *,
+        code: Outcome,
         replied: bool = False,
+        authenticated: bool = False,
+        thread: str | None = None,
     ) -> IngestResult:
-        ledger.set_outcome(conn, inbound_id, summary)
+        ledger.finish(conn, inbound_id, code=code, text=summary, authenticated=authenticated,
+                      thread=thread)
         return IngestResult(inbound_id, kind, summary, replied=replied, sender=parsed.sender)
+
+    @staticmethod
+    def _code(outcome: MoveOutcome) -> Outcome:
+        """The ledger's code of a mail the commands answered."""
+        if outcome.ledger is not None:
+            return Outcome(outcome.ledger[0])
+        return Outcome.ACCEPTED if outcome.accepted else Outcome.REJECTED
 
     def _valid_password(
         self, conn: sqlite3.Connection, sender: str, moves: ParsedMoves | None
@@ -489,7 +502,7 @@ class Ingestor:
                 replied = True
             except Exception:  # the apology itself failed: ledger only
                 log.exception("could not queue the internal-error reply")
-        ledger.set_outcome(conn, row.inbound_id, summary)
+        ledger.finish(conn, row.inbound_id, code=Outcome.QUARANTINED, text=summary)
         log.error("mail %r quarantined after %d failed attempts: %s", mail, row.attempts, error)
         return IngestResult(row.inbound_id, kind, summary, sender=sender, replied=replied,
                             quarantined=True)

@@ -42,6 +42,10 @@ from bot.storage import history, ledger, outbox, results, rounds, teams
 from bot.storage import moves as move_rows
 from bot.storage.ledger import InboundKind, Outcome
 
+#: A human's mail with another ledger code is listed among the digest's errors.
+NOT_ERRORS = frozenset({Outcome.ACCEPTED, Outcome.INTERNAL_ERROR, Outcome.FORGED, Outcome.RETRY,
+                        Outcome.QUARANTINED, Outcome.PASSWORD_RESET})
+
 
 def round_key(kind: str, round_number: int, corrects: int = 0) -> str:
     """The outbox key of a round's newsletter or digest: a corrected round
@@ -165,14 +169,14 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
         by_number = rounds.evaluated_at(conn, (round_number - 1, round_number))
         start = by_number.get(round_number - 1) or ""
         end = by_number.get(round_number) or "9999"
-        outcome = ledger.received_between(conn, start, end)
+        lines = ledger.received_between(conn, start, end)
         moves = move_rows.count_received(conn, start, end)
         failed = outbox.failed_since(conn, start)
         stuck = outbox.waiting_since(conn, ctx.clock() - timedelta(days=1))
         deleted = teams.deleted_in(conn, round_number)
         quarantined = ledger.quarantined_between(conn, start, end)
         summary = results.round_summary(conn, round_number)
-    attention = [f"{a}: {t}" for a, _k, t in outcome if t.startswith(Outcome.INTERNAL_ERROR)]
+    attention = [f"{m.sender}: {m.text}" for m in lines if m.code == Outcome.INTERNAL_ERROR]
     if stuck:
         attention.append(f"{stuck} outgoing mail(s) waiting for more than a day")
     if quarantined:
@@ -183,13 +187,10 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
     stats: dict[str, object] = {
         "needs_attention": attention,
         "failed_sends": [f"{r}: {e}" for r, e in failed],
-        "bounces": [t for _a, k, t in outcome if k == InboundKind.BOUNCE],
-        "errors": [f"{a}: {t}" for a, k, t in outcome
-                   if k == InboundKind.HUMAN
-                   and not t.startswith((Outcome.ACCEPTED, Outcome.INTERNAL_ERROR,
-                                         Outcome.FORGED, Outcome.RETRY, Outcome.QUARANTINED,
-                                         Outcome.PASSWORD_RESET))],
-        "mails_processed": len(outcome),
+        "bounces": [m.text for m in lines if m.kind == InboundKind.BOUNCE],
+        "errors": [f"{m.sender}: {m.text}" for m in lines
+                   if m.kind == InboundKind.HUMAN and m.code not in NOT_ERRORS],
+        "mails_processed": len(lines),
         "moves": moves,
         "evaluated_round": round_number,
         "players_in_round": summary.players,
@@ -198,7 +199,7 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
         stats["teams_deleted"] = deleted
     if quarantined:
         stats["quarantined"] = [f"{a}: {subject!r}: {t}" for a, subject, t in quarantined]
-    forged = [f"{a}: {t}" for a, _k, t in outcome if t.startswith(Outcome.FORGED)]
+    forged = [f"{m.sender}: {m.text}" for m in lines if m.code == Outcome.FORGED]
     if forged:
         stats["forged"] = forged
     return stats

@@ -1,5 +1,6 @@
 """What ``turnited check`` asks of the database: integrity, foreign keys,
-the ledger's spool paths and the outbox backlog (read-only queries)."""
+the ledger's spool paths, the outbox backlog and the pages in use (read-only
+queries)."""
 
 from __future__ import annotations
 
@@ -28,8 +29,11 @@ def foreign_key_problems(conn: sqlite3.Connection, limit: int = LIMIT) -> list[s
 
 
 def spool_paths(conn: sqlite3.Connection) -> Iterator[tuple[int, str]]:
-    """(ledger id, spool path) of every ledgered incoming mail, in order."""
-    for row_id, path in conn.execute("SELECT id, spool_path FROM inbound ORDER BY id"):
+    """(ledger id, spool path) of every ledgered incoming mail whose file is
+    kept (not removed by the retention), in order."""
+    pruned = any(r[1] == "spool_pruned_at" for r in conn.execute("PRAGMA table_info(inbound)"))
+    where = " WHERE spool_pruned_at IS NULL" if pruned else ""
+    for row_id, path in conn.execute(f"SELECT id, spool_path FROM inbound{where} ORDER BY id"):
         yield int(row_id), str(path)
 
 
@@ -55,3 +59,22 @@ def backlog(conn: sqlite3.Connection) -> Backlog:
         "SELECT COUNT(*), COALESCE(SUM(LENGTH(raw)), 0) FROM outbox WHERE LENGTH(raw) > 0"
     ).fetchone()
     return Backlog(int(waiting), int(failed), str(oldest), int(bodies), int(size))
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseUsage:
+    """The database's pages: in use and free (SQLite reuses the free ones
+    before the file grows), in bytes; and how many rounds were evaluated."""
+
+    used_bytes: int
+    free_bytes: int
+    rounds: int
+
+
+def database_usage(conn: sqlite3.Connection) -> DatabaseUsage:
+    pages = int(conn.execute("PRAGMA page_count").fetchone()[0])
+    free = int(conn.execute("PRAGMA freelist_count").fetchone()[0])
+    size = int(conn.execute("PRAGMA page_size").fetchone()[0])
+    rounds = int(conn.execute("SELECT COUNT(*) FROM rounds WHERE state = 'evaluated'")
+                 .fetchone()[0])
+    return DatabaseUsage((pages - free) * size, free * size, rounds)

@@ -2,12 +2,16 @@
 
 A row per mail: where it came from (``source``, IMAP UIDVALIDITY+UID), its
 bytes' SHA-256 and spool path, the sender, its ``kind`` and, once handled,
-its ``outcome`` (a short English line starting with an ``Outcome`` code).
+how it was handled. What code reads of that is stored as columns: ``code``
+(an ``Outcome``), ``authenticated`` (the mail carried its manager's right
+password: it never counts against the hourly limit), ``thread`` (the bot's
+mail it answers: loops), ``attempts`` (failed handling attempts: retry and
+quarantine). ``outcome`` is a short English line for people (the digest,
+``status``), never read back by code.
 """
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,7 +33,8 @@ class InboundKind(StrEnum):
 
 
 class Outcome(StrEnum):
-    """The code an ``inbound.outcome`` line starts with."""
+    """How a mail was handled (the ``inbound.code`` column; the ``outcome``
+    line for people starts with it)."""
 
     ACCEPTED = "accepted"
     REJECTED = "rejected"
@@ -50,6 +55,8 @@ class Outcome(StrEnum):
     FORGED = "forged"
     #: ``Passwort vergessen``: a new password was mailed (at most one a day).
     PASSWORD_RESET = "password_reset"
+    #: From a manager the game master banned: no reply, nothing changed.
+    BANNED = "banned"
 
 
 SOURCES = ("imap", "maildir", "cli")
@@ -110,8 +117,17 @@ def insert(conn: sqlite3.Connection, record: InboundRecord) -> int:
     return int(cur.lastrowid)  # type: ignore[arg-type]
 
 
-def set_outcome(conn: sqlite3.Connection, inbound_id: int, outcome: str) -> None:
-    conn.execute("UPDATE inbound SET outcome = ? WHERE id = ?", (outcome[:1000], inbound_id))
+def finish(
+    conn: sqlite3.Connection, inbound_id: int, *, code: Outcome, text: str,
+    authenticated: bool = False, thread: str | None = None,
+) -> None:
+    """Record how a mail was handled: the facts code reads (``code``, whether
+    it carried its manager's right password, the bot thread it answers) and
+    the line for people (``text``, at most 1000 characters)."""
+    conn.execute(
+        "UPDATE inbound SET code = ?, outcome = ?, authenticated = ?, thread = ? WHERE id = ?",
+        (str(code), text[:1000], int(authenticated), thread, inbound_id),
+    )
 
 
 def link(
@@ -125,33 +141,74 @@ def link(
     )
 
 
-def recent_human_outcomes(
+# -- what the sender's recent mails were (rate limit, loops, password reset) --
+
+def _recent(conn: sqlite3.Connection, condition: str, sender: str, since: datetime,
+            other_than: int, *params: object) -> int:
+    """How many of the sender's human mails received after ``since``, other
+    than ``other_than``, meet ``condition`` (index ``inbound_sender``)."""
+    row = conn.execute(
+        "SELECT COUNT(*) FROM inbound WHERE sender = ? AND received_at > ? AND id <> ?"
+        f" AND kind = 'human' AND {condition}",
+        (sender, time_to_db(since), other_than, *params),
+    ).fetchone()
+    return int(row[0])
+
+
+def unverified_since(
     conn: sqlite3.Connection, sender: str, *, since: datetime, other_than: int,
-) -> list[str]:
-    """Outcomes of the sender's human mails after ``since`` (the rate limit)."""
-    rows = conn.execute(
-        "SELECT outcome FROM inbound WHERE sender = ? AND kind = 'human' AND id <> ?"
-        " AND received_at > ?",
-        (sender, other_than, time_to_db(since)),
-    ).fetchall()
-    return [r[0] or "" for r in rows]
+) -> int:
+    """How many of the sender's human mails after ``since`` did not carry
+    their manager's right password (those count against the hourly limit)."""
+    return _recent(conn, "authenticated = 0", sender, since, other_than)
 
 
-def received_between(
-    conn: sqlite3.Connection, after: str, until: str
-) -> list[tuple[str, str, str]]:
-    """(sender, kind, outcome) of the mails received in (``after``, ``until``],
-    in ledger order (``outcome`` '' while unset)."""
+def slowed_down_since(
+    conn: sqlite3.Connection, sender: str, *, since: datetime, other_than: int,
+) -> bool:
+    """Whether the sender was asked to slow down (``slow_down``) after ``since``."""
+    return bool(_recent(conn, "code = ?", sender, since, other_than,
+                        str(Outcome.SLOW_DOWN)))
+
+
+def thread_answered_since(
+    conn: sqlite3.Connection, sender: str, thread: str, *, since: datetime, other_than: int,
+) -> bool:
+    """Whether a mail of the sender in the bot's ``thread`` came after ``since``
+    (loops: such a mail without a command is answered once a thread and day)."""
+    return bool(_recent(conn, "thread = ?", sender, since, other_than, thread))
+
+
+def password_reset_since(
+    conn: sqlite3.Connection, sender: str, *, since: datetime, other_than: int,
+) -> bool:
+    """Whether the sender got a new password (``password_reset``) after ``since``."""
+    return bool(_recent(conn, "code = ?", sender, since, other_than,
+                        str(Outcome.PASSWORD_RESET)))
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerLine:
+    """A handled mail as the digest lists it: who, what kind, its ``code``
+    (None while unset, or for a line of an old shape) and its ``text``."""
+
+    sender: str
+    kind: str
+    code: str | None
+    text: str
+
+
+def received_between(conn: sqlite3.Connection, after: str, until: str) -> list[LedgerLine]:
+    """The mails received in (``after``, ``until``], in ledger order
+    (``text`` '' while unset)."""
     rows = conn.execute(
-        "SELECT sender, kind, outcome FROM inbound WHERE received_at > ?"
+        "SELECT sender, kind, code, outcome FROM inbound WHERE received_at > ?"
         " AND received_at <= ? ORDER BY id", (after, until),
     ).fetchall()
-    return [(sender, kind, outcome or "") for sender, kind, outcome in rows]
+    return [LedgerLine(sender, kind, code, text or "") for sender, kind, code, text in rows]
 
 
 # -- failed attempts and quarantine -------------------------------------------
-
-_ATTEMPTS = re.compile(r"^retry: (\d+) ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,16 +228,18 @@ def retry_of(
     handling failed before and it was not handled since."""
     if uid is not None:
         row = conn.execute(
-            "SELECT id, outcome FROM inbound WHERE source = ? AND uidvalidity IS ? AND uid = ?",
+            "SELECT id, code, attempts, outcome FROM inbound"
+            " WHERE source = ? AND uidvalidity IS ? AND uid = ?",
             (source_kind(source), uidvalidity, uid),
         ).fetchone()
     else:
         row = conn.execute(
-            "SELECT id, outcome FROM inbound WHERE sha256 = ? ORDER BY id LIMIT 1", (sha256,)
+            "SELECT id, code, attempts, outcome FROM inbound WHERE sha256 = ?"
+            " ORDER BY id LIMIT 1", (sha256,)
         ).fetchone()
-    if not row or not (match := _ATTEMPTS.match(row[1] or "")):
+    if not row or row[1] != Outcome.RETRY:
         return None
-    return RetryRow(int(row[0]), int(match.group(1)), row[1])
+    return RetryRow(int(row[0]), int(row[2]), row[3] or "")
 
 
 def record_failed_attempt(
@@ -190,21 +249,22 @@ def record_failed_attempt(
     attempts = (previous.attempts if previous else 0) + 1
     outcome = f"{Outcome.RETRY}: {attempts} failed attempt(s): {error}"
     inbound_id = previous.inbound_id if previous else insert(conn, record)
-    set_outcome(conn, inbound_id, outcome)
-    return RetryRow(inbound_id, attempts, outcome)
+    finish(conn, inbound_id, code=Outcome.RETRY, text=outcome)
+    conn.execute("UPDATE inbound SET attempts = ? WHERE id = ?", (attempts, inbound_id))
+    return RetryRow(inbound_id, attempts, outcome[:1000])
 
 
-def outcome_of(conn: sqlite3.Connection, inbound_id: int) -> str:
-    """The outcome line of one ledger row ('' while unset or unknown)."""
-    row = conn.execute("SELECT outcome FROM inbound WHERE id = ?", (inbound_id,)).fetchone()
-    return (row[0] or "") if row else ""
+def is_quarantined(conn: sqlite3.Connection, inbound_id: int) -> bool:
+    """Whether the mail of this ledger row was quarantined."""
+    row = conn.execute("SELECT code FROM inbound WHERE id = ?", (inbound_id,)).fetchone()
+    return row is not None and row[0] == Outcome.QUARANTINED
 
 
 def forget_retry(conn: sqlite3.Connection, retry: RetryRow) -> None:
     """Drop the ``retry`` row of a mail that is now handled (in the same
     transaction that ledgers it for good)."""
-    conn.execute("DELETE FROM inbound WHERE id = ? AND outcome LIKE 'retry: %'",
-                 (retry.inbound_id,))
+    conn.execute("DELETE FROM inbound WHERE id = ? AND code = ?",
+                 (retry.inbound_id, str(Outcome.RETRY)))
 
 
 def quarantined_between(
@@ -214,15 +274,17 @@ def quarantined_between(
     received in (``after``, ``until``], in ledger order."""
     rows = conn.execute(
         "SELECT sender, subject, outcome FROM inbound WHERE received_at > ?"
-        " AND received_at <= ? AND outcome LIKE 'quarantined%' ORDER BY id", (after, until),
+        " AND received_at <= ? AND code = ? ORDER BY id",
+        (after, until, str(Outcome.QUARANTINED)),
     ).fetchall()
-    return [(sender or "?", subject or "", outcome) for sender, subject, outcome in rows]
+    return [(sender or "?", subject or "", outcome or "") for sender, subject, outcome in rows]
 
 
 def quarantined_count(conn: sqlite3.Connection) -> tuple[int, int]:
-    """(mails quarantined, mails waiting to be tried again) in the whole ledger."""
-    row = conn.execute(
-        "SELECT COALESCE(SUM(outcome LIKE 'quarantined%'), 0),"
-        " COALESCE(SUM(outcome LIKE 'retry: %'), 0) FROM inbound"
-    ).fetchone()
-    return int(row[0]), int(row[1])
+    """(mails quarantined, mails waiting to be tried again) in the whole ledger
+    (index ``inbound_trouble``: only such rows are read)."""
+    counts = dict(conn.execute(
+        "SELECT code, COUNT(*) FROM inbound WHERE code IN ('quarantined', 'retry')"
+        " GROUP BY code"
+    ).fetchall())
+    return int(counts.get(Outcome.QUARANTINED, 0)), int(counts.get(Outcome.RETRY, 0))

@@ -22,6 +22,9 @@ from typing import Protocol
 
 from bot.storage.addresses import canonical_address
 from bot.storage.errors import StorageError
+from bot.storage.ledger_migration import ledger_facts_v10
+from bot.storage.results_migration import compact_round_results_v11
+from bot.storage.retention import RETENTION_V12
 
 Step = str | Callable[[sqlite3.Connection], None]
 
@@ -406,6 +409,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "a league taken over: its import and the imported teams", LEAGUE_IMPORT_V8),
     Migration(9, "each round's winner and field, each team's place and stage, as columns",
               round_summaries_v9),
+    Migration(10, "the ledger's facts as columns: code, authenticated, thread, attempts",
+              ledger_facts_v10),
+    Migration(11, "round results compressed, the public report derived from the report",
+              compact_round_results_v11),
+    Migration(12, "retention: spool files pruned, the record of each run", RETENTION_V12),
 )
 
 _LEDGER = """

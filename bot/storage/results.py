@@ -6,14 +6,28 @@ round's gain, a season's ageing).
 
 The summary columns are facts of the report kept beside it, so the archive
 never parses a stored report; the migration that added them filled them in
-from the stored public reports."""
+from the stored public reports.
+
+The storage encoding of ``round_results`` (issue 22; the JSON layouts are
+``bot.rules.report``'s and the league's, untouched): each JSON text is kept
+zlib-compressed (a BLOB; a TEXT value, as schema versions before 11 wrote,
+is the JSON itself), and the public report is not kept twice: when it is
+exactly the report without the player teams' lineups, which is what
+``RoundReport.public()`` makes of it, ``public_report`` is NULL and that
+text is derived again on reading, byte for byte the text that was given.
+A public report of any other shape is kept as given. So every reader gets
+the very texts the evaluation stored, and ``replay`` compares with them.
+"""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import zlib
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
 from bot.storage.values import dec_from_db, dec_to_db, time_to_db
 
@@ -78,17 +92,58 @@ def insert_wp_change(
     )
 
 
+#: zlib's best compression: a report of 64 teams, ~115 KB of JSON, keeps ~23 KB.
+LEVEL = 9
+
+
+def encode(text: str) -> bytes:
+    """A JSON text as stored (zlib-compressed UTF-8)."""
+    return zlib.compress(text.encode("utf-8"), LEVEL)
+
+
+def decode(value: str | bytes) -> str:
+    """The JSON text of a stored value (a TEXT value is the text itself)."""
+    if isinstance(value, str):
+        return value
+    return zlib.decompress(value).decode("utf-8")
+
+
+def _canonical(data: Any) -> str:
+    """The canonical JSON text the league stores (sorted keys, no spaces)."""
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def without_player_lineups(report: str) -> str:
+    """The canonical text of a report's JSON without the player teams'
+    ``lineup`` (GM teams keep theirs)."""
+    data = json.loads(report)
+    teams = data.get("teams") if isinstance(data, dict) else None
+    if isinstance(teams, list):
+        data["teams"] = [
+            {k: v for k, v in team.items() if k != "lineup"}
+            if isinstance(team, dict) and not team.get("gm") else team
+            for team in teams
+        ]
+    return _canonical(data)
+
+
+def public_encoding(report: str, public_report: str) -> bytes | None:
+    """How ``public_report`` is stored beside ``report``: None when it is the
+    report without the player lineups (derived on reading), else encoded."""
+    return None if public_report == without_player_lineups(report) else encode(public_report)
+
+
 def insert_result(
     conn: sqlite3.Connection, round_number: int, *, inputs: str, report: str,
     public_report: str, now: datetime, summary: RoundSummary,
 ) -> None:
-    """Store a round's inputs, report and public report (canonical JSON texts)
-    and its summary."""
+    """Store a round's inputs, report and public report (canonical JSON texts;
+    the module docstring says how) and its summary."""
     conn.execute(
         "INSERT INTO round_results (round, inputs, report, public_report, created_at,"
         " winner, teams, players) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (round_number, inputs, report, public_report, time_to_db(now),
-         summary.winner, summary.teams, summary.players),
+        (round_number, encode(inputs), encode(report), public_encoding(report, public_report),
+         time_to_db(now), summary.winner, summary.teams, summary.players),
     )
 
 
@@ -105,16 +160,22 @@ def stored_inputs_and_report(conn: sqlite3.Connection, round_number: int) -> tup
     row = conn.execute(
         "SELECT inputs, report FROM round_results WHERE round = ?", (round_number,)
     ).fetchone()
-    return (row["inputs"], row["report"]) if row else None
+    return (decode(row[0]), decode(row[1])) if row else None
 
 
 def stored_report(conn: sqlite3.Connection, round_number: int, *, public: bool) -> str | None:
     """The stored public (or full) report of an evaluated round, as JSON text."""
-    column = "public_report" if public else "report"
     row = conn.execute(
-        f"SELECT {column} FROM round_results WHERE round = ?", (round_number,)
+        "SELECT report, public_report FROM round_results WHERE round = ?", (round_number,)
     ).fetchone()
-    return row[0] if row else None
+    if row is None:
+        return None
+    report, public_report = row
+    if not public:
+        return decode(report)
+    if public_report is not None:
+        return decode(public_report)
+    return without_player_lineups(decode(report))
 
 
 def evaluated_rounds(conn: sqlite3.Connection) -> list[int]:

@@ -21,6 +21,7 @@ from bot.rules.lineup import Lineup
 from bot.rules.psz import Result, game_points, period_update
 from bot.rules.rounding import half_up, to_cents
 from bot.rules.wp import age, as_wp, budget, gain
+from bot.storage import results
 from tests.compliance.support import FAST, Manager, evaluate, make_league, open_deadline, team
 
 
@@ -173,8 +174,7 @@ def test_seed_is_stored_and_the_round_replays(tmp_path) -> None:
     evaluate(league, seed=987654321)
     with league.db.read() as conn:
         assert conn.execute("SELECT seed FROM rounds WHERE number = 1").fetchone()[0] == 987654321
-        inputs = json.loads(conn.execute(
-            "SELECT inputs FROM round_results WHERE round = 1").fetchone()[0])
+        inputs = json.loads(results.stored_inputs_and_report(conn, 1)[0])
     assert inputs["seed"] == 987654321
     replayed = league.replay(1)
     assert replayed.identical and replayed.diff == ""

@@ -60,9 +60,13 @@ def test_a_healthy_state_passes_every_check(tmp_path, capsys):
     assert verdicts(report) == {
         "database": (True, "integrity_ok"), "foreign_keys": (True, "fk_ok"),
         "schema": (True, "schema_ok"), "permissions": (True, "perm_ok"),
-        "disk": (True, "disk_ok"), "spool": (True, "spool_ok"), "outbox": (True, "outbox_ok")}
+        "disk": (True, "disk_ok"), "spool": (True, "spool_ok"), "outbox": (True, "outbox_ok"),
+        "size": (True, "size_unpruned")}
     by_topic = {f["topic"]: f for f in report["findings"]}
     assert by_topic["spool"]["values"]["count"] == 3
+    assert by_topic["size"]["values"]["rounds"] == 0
+    assert by_topic["size"]["values"]["bytes"] > sum(
+        p.stat().st_size for p in (state / "spool").rglob("*.gz"))
     assert by_topic["outbox"]["values"]["waiting"] == 1
     assert by_topic["outbox"]["values"]["bodies"] == 1
 

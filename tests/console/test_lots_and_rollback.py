@@ -14,7 +14,7 @@ import pytest
 from bot.league.errors import UnknownRound
 from bot.league.service import CannotRollBack, League
 from bot.rules.lots import seed_commitment, verify_seed
-from bot.storage import open_database
+from bot.storage import open_database, results
 from tests.league.conftest import (
     FAST,
     FIRST_DEADLINE,
@@ -210,6 +210,23 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
         conn.execute("ALTER TABLE outbox DROP COLUMN sha256")
         conn.execute("DROP TABLE imported_teams")  # and v8 (a league taken over)
         conn.execute("DROP TABLE league_import")
+        for index in ("inbound_sender", "inbound_trouble"):  # v10
+            conn.execute(f"DROP INDEX {index}")
+        for column in ("code", "authenticated", "thread", "attempts"):
+            conn.execute(f"ALTER TABLE inbound DROP COLUMN {column}")
+        # v11: the results as JSON texts, the public report stored beside the report
+        texts = [(n, *results.stored_inputs_and_report(conn, n),
+                  results.stored_report(conn, n, public=True), created)
+                 for n, created in conn.execute("SELECT round, created_at FROM round_results")]
+        conn.execute("DROP TABLE round_results")
+        conn.execute("CREATE TABLE round_results (round INTEGER PRIMARY KEY REFERENCES rounds"
+                     " (number), inputs TEXT NOT NULL, report TEXT NOT NULL, public_report"
+                     " TEXT NOT NULL, created_at TEXT NOT NULL)")
+        conn.executemany("INSERT INTO round_results VALUES (?, ?, ?, ?, ?)", texts)
+        # v12: the retention
+        conn.execute("DROP INDEX inbound_spooled")
+        conn.execute("ALTER TABLE inbound DROP COLUMN spool_pruned_at")
+        conn.execute("DROP TABLE retention_runs")
         conn.execute("DELETE FROM schema_migrations WHERE version >= 4")
     conn.close()
     old = League(open_database(tmp_path / "state"), SEASON)

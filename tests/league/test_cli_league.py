@@ -9,6 +9,7 @@ import sys
 
 from bot.cli import main
 from bot.cli.league import state_dir_from_args
+from bot.storage import results
 
 from .conftest import Player, evaluate, lineup, make_league, register
 
@@ -37,7 +38,7 @@ def test_replay_reports_identical_and_different_rounds(tmp_path, capsys):
     assert main(["replay", "1", "--state", state]) == 0
     assert capsys.readouterr().out.strip() == "round 1: identical (seed 77)"
     with league.db.transaction() as conn:
-        report = json.loads(conn.execute("SELECT report FROM round_results").fetchone()[0])
+        report = json.loads(results.stored_report(conn, 1, public=False))
         report["wp_gain"]["Rote Teufel"] = "9.9"
         conn.execute("UPDATE round_results SET report = ?", (json.dumps(report),))
     assert main(["replay", "1", "--state", state]) == 1

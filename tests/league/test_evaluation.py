@@ -16,6 +16,7 @@ from bot.league.evaluation import STEPS
 from bot.rules.rounding import to_cents
 from bot.rules.wp import age
 from bot.service.commands.withdraw import Withdraw
+from bot.storage import results as result_rows
 
 from .conftest import (
     FAST,
@@ -312,7 +313,7 @@ def test_replay_reproduces_rounds_and_notices_tampering(league):
     outcome = league.replay(1)
     assert outcome.identical and outcome.seed == 123 and outcome.diff == ""
     with league.db.transaction() as conn:
-        stored = json.loads(conn.execute("SELECT report FROM round_results").fetchone()[0])
+        stored = json.loads(result_rows.stored_report(conn, 1, public=False))
         stored["placings"] = list(reversed(stored["placings"]))
         conn.execute("UPDATE round_results SET report = ?", (json.dumps(stored),))
     tampered = league.replay(1)

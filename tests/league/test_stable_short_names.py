@@ -13,6 +13,7 @@ from bot.league.names import unique_short_name
 from bot.league.outcome import Code
 from bot.render import render_reply
 from bot.render.view import build_newsletter
+from bot.storage import results
 from tests.league.conftest import Player, evaluate, lineup, make_league, register
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -125,5 +126,5 @@ def test_old_state_with_colliding_short_names_still_numbers_per_round(tmp_path):
     assert {labels["FC Concordia"], labels["SC Concordia"]} == {"Concordia 1", "Concordia 2"}
     assert league.replay(1).identical
     with league.db.read() as conn:
-        inputs = json.loads(conn.execute("SELECT inputs FROM round_results").fetchone()[0])
+        inputs = json.loads(results.stored_inputs_and_report(conn, 1)[0])
     assert {e["short_name"] for e in inputs["entrants"]} == {"Concordia"}

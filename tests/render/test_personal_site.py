@@ -38,6 +38,7 @@ from bot.rules.gm_teams import all_gm_lineups
 from bot.rules.lineup import Lineup
 from bot.rules.lots import seed_commitment
 from bot.service import publish as pub
+from bot.storage import results
 from tests.render.leaks import find_lineups
 from tests.render.rounds import Round
 
@@ -56,8 +57,8 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> dict:
     db = sqlite3.connect(state / "turnited.sqlite3")
     db.row_factory = sqlite3.Row
     lineups: dict[str, Lineup] = {}
-    for (text,) in db.execute("SELECT report FROM round_results"):
-        for team in json.loads(text)["teams"]:
+    for (stored,) in db.execute("SELECT report FROM round_results"):
+        for team in json.loads(results.decode(stored))["teams"]:
             lineup = Lineup.parse(team["lineup"])
             if not team["gm"] and lineup not in GM_LINEUPS:
                 lineups[f"{team['name']}: {team['lineup']}"] = lineup

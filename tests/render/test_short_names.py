@@ -40,6 +40,7 @@ from bot.rules.report import (
     upgrade_report,
 )
 from bot.rules.tournament import Entrant, TournamentError
+from bot.storage import results
 from tests.app.test_app import START, mail, make_app
 from tests.league.conftest import Player, evaluate, lineup, make_league, register
 from tests.render.conftest import DEADLINE
@@ -327,7 +328,7 @@ def test_evaluation_stores_short_names_and_replays_old_rounds(tmp_path, capsys):
     assert shorts["FC Wanderer Altona-Ottensen 09"] == "Wanderer"
     assert shorts["Rote Teufel Altona von 1897 eV"] == "Rote Teufel"  # derived at registration
     with league.db.read() as conn:
-        inputs = json.loads(conn.execute("SELECT inputs FROM round_results").fetchone()[0])
+        inputs = json.loads(results.stored_inputs_and_report(conn, 1)[0])
     assert {e["name"]: e["short_name"] for e in inputs["entrants"]} == {
         "FC Wanderer Altona-Ottensen 09": "Wanderer",
         "Rote Teufel Altona von 1897 eV": "Rote Teufel",
@@ -336,7 +337,8 @@ def test_evaluation_stores_short_names_and_replays_old_rounds(tmp_path, capsys):
 
     # Turn round 1 into what the bot stored before short names existed.
     with league.db.transaction() as conn:
-        row = conn.execute("SELECT inputs, report, public_report FROM round_results").fetchone()
+        row = (*results.stored_inputs_and_report(conn, 1),
+               results.stored_report(conn, 1, public=True))
         stored = [json.loads(row[i]) for i in range(3)]
         for entrant in stored[0]["entrants"]:
             del entrant["short_name"]

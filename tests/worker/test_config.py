@@ -254,8 +254,8 @@ def test_unknown_key_is_an_error_with_a_suggestion(data, key, suggestion):
 def test_unknown_key_without_a_near_match_lists_the_allowed_keys():
     error = error_of({"xyzzy": 1})
     assert "did you mean" not in str(error)
-    assert "analysis, archive, auth, game, gm, mail, newsletter, psz, reminders, schedule, "\
-        "state_dir" \
+    assert "analysis, archive, auth, game, gm, mail, newsletter, psz, reminders, retention, "\
+        "schedule, state_dir" \
         in str(error)
 
 

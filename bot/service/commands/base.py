@@ -70,8 +70,9 @@ class Session(MailSession):
     #: (the registered address of a manager, never a Reply-To).
     reply_to: str | None = None
     reply_to_name: str | None = None
-    #: The ledger's line for this mail instead of the usual summary.
-    ledger_text: str | None = None
+    #: The ledger's code (``bot.storage.ledger.Outcome``) and line for this
+    #: mail instead of the usual accepted/rejected summary.
+    ledger: tuple[str, str] | None = None
     #: The mail passed the game master's checks (RULES.md §13): only then do
     #: the game master's commands run.
     gm: bool = False

@@ -35,22 +35,19 @@ class ForgotPassword(Request):
 def forgot_password(s: Session, request: ForgotPassword) -> None:
     if s.manager is None:
         s.note(FORGOT_UNKNOWN, address=s.address)
-        s.ledger_text = (f"{Outcome.REJECTED}: forgot password from an unregistered address; "
-                         "nothing changed")
+        s.ledger = (Outcome.REJECTED,
+                    "forgot password from an unregistered address; nothing changed")
         return
     manager = s.manager
     s.reply_to, s.reply_to_name = manager.address, manager.display_name
-    recent = ledger.recent_human_outcomes(
-        s.conn, manager.address, since=s.now - RESET_INTERVAL, other_than=s.inbound_id or 0
-    )
-    if any(outcome.startswith(Outcome.PASSWORD_RESET) for outcome in recent):
+    if ledger.password_reset_since(s.conn, manager.address, since=s.now - RESET_INTERVAL,
+                                   other_than=s.inbound_id or 0):
         s.note(PASSWORD_TOO_SOON)
-        s.ledger_text = (f"{Outcome.REJECTED}: forgot password again within a day; "
-                         "nothing changed")
+        s.ledger = (Outcome.REJECTED, "forgot password again within a day; nothing changed")
         return
     manager, password = s.ctx.league.reset_password(s.conn, manager.address)
     s.note(PASSWORD_RESET, password=password)
-    s.ledger_text = f"{Outcome.PASSWORD_RESET}: a new password was mailed to {manager.address}"
+    s.ledger = (Outcome.PASSWORD_RESET, f"a new password was mailed to {manager.address}")
 
 
 COMMANDS = (

@@ -140,7 +140,7 @@ def carry_out(
     if not accepted:
         s.notices = [n for n in s.notices if n.code in _kept(requests)]
         s.note(Code.NOTHING_CHANGED)
-        s.ledger_text = None
+        s.ledger = None
         new_password = None
         if is_new:
             s.manager, is_new = None, False
@@ -216,5 +216,5 @@ def _outcome(
         notices=s.notices, errors=s.errors, teams=teams, ignored=s.moves.ignored,
         line_errors=s.moves.errors, language=language, read_notes=s.moves.notes,
         sender_name=clean(sender_name or "") or None, reply_to=s.reply_to,
-        reply_to_name=s.reply_to_name, ledger_text=s.ledger_text,
+        reply_to_name=s.reply_to_name, ledger=s.ledger,
     )
