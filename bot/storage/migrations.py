@@ -367,13 +367,12 @@ def round_summaries_v9(conn: sqlite3.Connection) -> None:
     if not numbers:
         return
     from bot.rules.report import ReportFormatError, RoundReport  # numpy: only when needed
+    from bot.storage.results import stored_report  # reads either storage encoding
 
     for number in numbers:
-        text = conn.execute(
-            "SELECT public_report FROM round_results WHERE round = ?", (number,)
-        ).fetchone()[0]
+        text = stored_report(conn, number, public=True)
         try:
-            report = RoundReport.from_json(json.loads(text))
+            report = RoundReport.from_json(json.loads(text or "null"))
         except (ValueError, ReportFormatError) as exc:
             raise StorageError(
                 f"the stored report of round {number} cannot be read ({exc}); restore the "

@@ -67,9 +67,11 @@ def test_a_public_report_of_another_shape_is_kept_as_given(tmp_path) -> None:
             conn.execute("INSERT INTO rounds (number, season, round_in_season, deadline,"
                          " state, opened_at, evaluated_at) VALUES (?, 1, ?, 'x', 'evaluated',"
                          " 'x', 'x')", (number, number))
+        summary = results.RoundSummary(winner="A", teams=2, players=1)
         results.insert_result(conn, 1, inputs="{}", report=report, public_report=stripped,
-                              now=now)
-        results.insert_result(conn, 2, inputs="{}", report=report, public_report=other, now=now)
+                              now=now, summary=summary)
+        results.insert_result(conn, 2, inputs="{}", report=report, public_report=other, now=now,
+                              summary=summary)
     with db.read() as conn:
         kept = [r[0] for r in conn.execute("SELECT public_report FROM round_results ORDER BY 1")]
         assert kept[0] is None and results.decode(kept[1]) == other
