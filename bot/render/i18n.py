@@ -26,7 +26,7 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.render.formatting import check_language
+from bot.render.languages import check_language
 
 #: The catalogs shipped with the bot (inside the package, so a wheel has them).
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -87,11 +87,12 @@ def message_key(message: MessageId, context: str | None = None) -> MessageKey:
     return (message if isinstance(message, str) else message[0]), context
 
 
-#: The modules that mark messages with ``N_`` (the reasons of an unreadable
-#: line, which the rules core words in English; the configuration's console
-#: errors), relative to ``bot/``.
+#: The modules that mark messages with ``N_`` or ``ngettext`` (the reasons of
+#: an unreadable line, which the rules core words in English; the units of a
+#: duration; the configuration's console errors), relative to ``bot/``.
 PYTHON_SOURCES: tuple[str, ...] = (
     "render/reasons.py",
+    "render/formatting.py",
     "config/errors.py",
 )
 
