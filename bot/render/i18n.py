@@ -89,11 +89,13 @@ def message_key(message: MessageId, context: str | None = None) -> MessageKey:
 
 #: The modules that mark messages with ``N_`` or ``ngettext`` (the reasons of
 #: an unreadable line, which the rules core words in English; the units of a
-#: duration; the configuration's console errors), relative to ``bot/``.
+#: duration; the configuration's console errors; the worker's notices),
+#: relative to ``bot/``.
 PYTHON_SOURCES: tuple[str, ...] = (
     "render/reasons.py",
     "render/formatting.py",
     "config/errors.py",
+    "worker/notices.py",
 )
 
 
