@@ -69,6 +69,7 @@ from bot.mail.maildir_transport import (
 )
 from bot.storage.db import DATABASE_FILE, database_files, open_database
 from bot.storage.permissions import set_private_umask
+from bot.wiring import league_settings
 
 BOT = "turnited@growth.example"
 GM = "gm@growth.example"
@@ -125,7 +126,7 @@ class Growth:
         self.rng = random.Random(seed)
         self.clock = Clock(START)
         cfg = config(directory, simulations)
-        league = dataclasses.replace(cfg.league_settings(), password_cost=2**10)
+        league = dataclasses.replace(league_settings(cfg), password_cost=2**10)
         # durable=False (synchronous=NORMAL): the same file, fewer fsyncs
         self.app = App(cfg, source=MaildirInbox(cfg.maildir_root), sender=MaildirSender(
             cfg.maildir_root), clock=self.clock, league_settings=league,

@@ -1,5 +1,6 @@
 """The application: wires configuration, storage, the league, the transports
-and the use cases (``bot.service``) together; nothing else.
+and the use cases (``bot.service``) together; nothing else. The settings each
+layer is handed are mapped from the configuration in ``bot.wiring``.
 
 The worker (``bot.worker``), the CLI and the demo all drive an ``App``; each
 method is one use case and is safe to call again after a crash (every step
@@ -16,16 +17,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bot import wiring
 from bot.config import Config
-from bot.config.use_cases import game_settings, ingest_settings, sender_of
 from bot.league.service import EvaluationResult, League
 from bot.league.settings import LeagueSettings
 from bot.mail.transport import MailSender, MailSource
-from bot.render.environment import Environments
 from bot.render.model import RenderedMail
 from bot.schedule import DeadlinePlan
 from bot.service import notices, publish, remind, retention, sending_budget
-from bot.service.commands import registry
 from bot.service.context import Context
 from bot.service.deadlines import deadline_outlook
 from bot.service.drain import DrainReport
@@ -50,15 +49,12 @@ class App:
                  league_settings: LeagueSettings | None = None) -> None:
         self.config, self.clock, self.source, self.sender = config, clock, source, sender
         self.db = db or open_database(config.state_dir)
-        self.league = League(self.db, league_settings or config.league_settings())
+        self.league = League(self.db, league_settings or wiring.league_settings(config))
         self.plan = DeadlinePlan(config.schedule)
-        sender_of_mail = sender_of(config)
-        self.from_name, self.from_address = sender_of_mail.name, sender_of_mail.address
-        self.environments = Environments(archive_url=config.archive.url,
-                                         code_sentences=registry().digest_sentences())
-        self.services = Context(self.db, self.league, game_settings(config), clock,
-                                self.environments)
-        self.ingestor = Ingestor(self.services, ingest_settings(config))
+        self.environments = wiring.render_cache(config)
+        self.services: Context = wiring.service_context(
+            config, self.db, clock=clock, league=self.league, environments=self.environments)
+        self.ingestor = Ingestor(self.services, wiring.ingest_settings(config))
 
     def ensure_started(self) -> None:
         """Open round 1 (with the first planned deadline) in an empty league."""

@@ -42,8 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--config",
-        default="config.yaml",
-        help="path of the YAML configuration (default: %(default)s)",
+        default=None,  # None: config.yaml if there is one (bot.config.config_file)
+        help="path of the YAML configuration (default: config.yaml)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
@@ -64,7 +64,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except (TurnitedError, ValueError, OSError) as exc:
-        print(f"turnited {args.command}: error: {exc}", file=sys.stderr)
+        said = getattr(exc, "in_language", None)  # an error worded in the catalog
+        language = getattr(args, "lang", None) or getattr(args, "language", None) or "de"
+        line = said(language) if said else f"error: {exc}"
+        print(f"turnited {args.command}: {line}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

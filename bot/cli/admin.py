@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.cli import CliError
-from bot.config import Config, example_config_text, load_config
+from bot.config import Config, example_config_text, load_config, named_or_default
 from bot.schedule import parse_local_datetime
 
 if TYPE_CHECKING:
@@ -22,18 +22,13 @@ if TYPE_CHECKING:
 
 
 def load_config_arg(args: argparse.Namespace, *, connects: bool = True) -> Config:
-    """The configuration named by ``--config``, or a clear CLI error.
+    """The configuration named by ``--config`` (else ``config.yaml``); a file
+    that is not there is ``ConfigFileMissing``, naming it.
 
     A command that never talks to the mail servers passes ``connects=False``
     and then runs without the password variables.
     """
-    path = Path(args.config)
-    if not path.exists():
-        raise CliError(
-            f"no configuration at {path}: create one with `turnited init DIR` "
-            "or pass --config PATH"
-        )
-    return load_config(path, check_secrets=connects)
+    return load_config(named_or_default(args.config), check_secrets=connects)
 
 
 def _build_app(config: Config) -> App:
@@ -55,7 +50,8 @@ def cmd_init(args: argparse.Namespace) -> int:
     """Write the example configuration and create the empty state."""
     from bot.storage.db import open_database
 
-    target = Path(args.directory) / "config.yaml" if args.directory else Path(args.config)
+    target = Path(args.directory) / "config.yaml" if args.directory else named_or_default(
+        args.config)
     if target.exists():
         raise CliError(
             f"{target} exists already and is not overwritten; remove it first "

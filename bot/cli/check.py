@@ -20,9 +20,11 @@ from pathlib import Path
 
 def _settings(args: argparse.Namespace) -> tuple[Path, str]:
     """The state directory and the output language (from --config if it exists)."""
-    config_path = Path(args.config)
+    from bot.config.files import config_file
+
+    config_path = config_file(args.config)
     language, state = "de", Path(args.state) if args.state else None
-    if config_path.is_file():
+    if config_path is not None:
         from bot.config import load_config
 
         config = load_config(config_path, check_secrets=False)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from bot.cli import CliError
 from bot.cli.admin import load_config_arg
 from bot.cli.league import open_state
-from bot.config import Config, GameSettings
+from bot.config import Config, GameSection, config_file
 
 if TYPE_CHECKING:
     from bot.app import App
@@ -84,13 +84,13 @@ TEXT: dict[str, dict[str, str]] = {
 
 
 def _config_or_none(args: argparse.Namespace) -> Config | None:
-    if getattr(args, "state", None) or not Path(args.config).is_file():
+    if getattr(args, "state", None) or config_file(args.config) is None:
         return None
     return load_config_arg(args, connects=False)
 
 
 def _language(config: Config | None) -> str:
-    return config.game.language if config else GameSettings().language
+    return config.game.language if config else GameSection().language
 
 
 def _say(language: str, key: str, **values: object) -> str:

@@ -27,8 +27,10 @@ def state_dir_from_args(args: argparse.Namespace) -> Path:
     explicit = getattr(args, "state", None)
     if explicit:
         return Path(explicit)
-    config_path = Path(getattr(args, "config", "") or "config.yaml")
-    if config_path.is_file():
+    from bot.config.files import config_file
+
+    config_path = config_file(getattr(args, "config", None))
+    if config_path is not None:
         from bot.config import load_config
 
         return load_config(config_path, check_secrets=False).state_dir
@@ -62,8 +64,12 @@ def _when(moment: datetime, timezone: str | None = None) -> str:
 def _config(args: argparse.Namespace) -> Config | None:
     """The configuration that belongs to the state directory: the ``--config``
     file, unless ``--state`` names another directory (or there is no file)."""
-    config_path = Path(getattr(args, "config", "") or "config.yaml")
-    if getattr(args, "state", None) or not config_path.is_file():
+    if getattr(args, "state", None):
+        return None
+    from bot.config.files import config_file
+
+    config_path = config_file(getattr(args, "config", None))
+    if config_path is None:
         return None
     from bot.config import load_config
 

@@ -67,10 +67,11 @@ def console_setup(args: argparse.Namespace) -> ConsoleSetup:
     """The state directory and language: ``--state`` or the configuration's
     ``state_dir`` (else ``state``); ``game.language`` (else German)."""
     from bot.cli.league import DEFAULT_STATE
+    from bot.config.files import config_file
 
     config = None
-    path = Path(getattr(args, "config", "") or "config.yaml")
-    if path.is_file():
+    path = config_file(getattr(args, "config", None))
+    if path is not None:
         from bot.config import load_config
 
         config = load_config(path, check_secrets=False)
@@ -83,8 +84,9 @@ def console_setup(args: argparse.Namespace) -> ConsoleSetup:
 def _league(setup: ConsoleSetup) -> League:
     from bot.league.service import League
     from bot.storage.db import DATABASE_FILE, open_existing
+    from bot.wiring import league_settings
 
-    settings = setup.config.league_settings() if setup.config else None
+    settings = league_settings(setup.config) if setup.config else None
     return League(open_existing(setup.state_dir / DATABASE_FILE), settings)
 
 
@@ -113,22 +115,17 @@ def _run(args: argparse.Namespace, action: Action) -> int:
 
 def cmd_reset_password(args: argparse.Namespace) -> int:
     def action(setup: ConsoleSetup, league: League) -> tuple[str, dict[str, object]]:
-        from email.utils import parseaddr
-
         from bot.service.console import reset_password
-        from bot.service.outgoing import Sender
+        from bot.wiring import sender_of
 
         config = setup.config
         if config is None:
             raise CliError(
                 f"reset-password needs the configuration (the bot's address for the mail): "
-                f"no file at {args.config}; pass --config PATH"
+                f"no file at {args.config or 'config.yaml'}; pass --config PATH"
             )
-        name, address = parseaddr(config.mail.from_header)
-        bot_address = address or config.mail.address
-        sender = Sender(bot_address, name or config.game.name)
         to, row = reset_password(
-            league.db, league, args.address, sender=sender,
+            league.db, league, args.address, sender=sender_of(config),
             game_name=config.game.name,
             game_address=config.mail.address,
             default_language=config.newsletter.language,

@@ -62,12 +62,13 @@ def cmd_rollback(args: argparse.Namespace) -> int:
     from bot.league.service import CannotRollBack, League
     from bot.service.console import rollback
     from bot.storage.db import DATABASE_FILE, open_existing
+    from bot.wiring import league_settings
 
     setup = console_setup(args)
     text = MESSAGES[setup.language]
     config = setup.config
     league = League(open_existing(setup.state_dir / DATABASE_FILE),
-                    config.league_settings() if config else None)
+                    league_settings(config) if config else None)
     now = datetime.now(UTC)
     try:
         undone, removed = rollback(

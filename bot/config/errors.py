@@ -2,7 +2,9 @@
 
 A ``ConfigError`` names the dotted key (``mail.imap.port``), the value found
 (secrets redacted) and what is allowed; all problems of a file travel in one
-error (``others``).
+error (``others``). ``ConfigFileMissing`` is a named configuration file that
+does not exist; the console says it in the game master's language (its words
+are in the message catalog).
 """
 
 from __future__ import annotations
@@ -18,6 +20,19 @@ REDACTED = "'***'"
 _SECRET_NAMES = ("password", "passwd", "pwd", "secret", "token")
 #: Word parts of unknown keys whose values are not shown (misspelt secrets).
 _SECRET_WORDS = ("pass", "secret", "token", "pwd")
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the message catalog (Babel extracts ``N_`` calls);
+    it is translated where it is shown."""
+    return message
+
+
+#: The console's word before an error message.
+ERROR = N_("error")
+#: A configuration file named with ``--config`` that is not there.
+MISSING_FILE = N_("this configuration file does not exist: %(path)s (create one with "
+                  "`turnited init DIR`, or name the right file with --config PATH)")
 
 class _Marker:
     def __init__(self, text: str) -> None:
@@ -82,6 +97,28 @@ class ConfigError(TurnitedError, ValueError):
             lines[0] += f" (and {len(self.others)} more problem(s))"
             lines.extend(f"  - {other.describe()}" for other in self.others)
         return "\n".join(lines)
+
+
+class ConfigFileMissing(ConfigError):
+    """The configuration file that was named (``--config``) does not exist."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        super().__init__("(file)", str(path), "an existing YAML file", reason="no such file")
+
+    def describe(self) -> str:
+        return MISSING_FILE % {"path": self.path}
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def in_language(self, language: str) -> str:
+        """The console's line, ``error: this configuration file does not exist:
+        PATH ...``, in ``language`` (``de``/``en``) from the message catalog."""
+        from bot.render.i18n import translations
+
+        gettext = translations(language).gettext
+        return f"{gettext(ERROR)}: {gettext(MISSING_FILE) % {'path': self.path}}"
 
 
 def is_secret_key(key: str) -> bool:

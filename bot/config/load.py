@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.config import parsers as p
+import bot.config.parsers as p
 from bot.config.errors import ConfigError
 from bot.config.read import (
     read_analysis,
@@ -34,7 +34,7 @@ from bot.config.settings import (
     AnalysisSettings,
     ArchiveSettings,
     AuthSettings,
-    GameSettings,
+    GameSection,
     GmSettings,
     MailSettings,
     NewsletterSettings,
@@ -43,14 +43,10 @@ from bot.config.settings import (
     RetentionSettings,
 )
 from bot.config.yaml_loader import read_yaml
-from bot.league.settings import LeagueSettings
 from bot.mail.imap_source import ImapSettings
 from bot.mail.smtp_sender import SmtpSettings
 from bot.mail.transport import TransportConfigError
 from bot.schedule import ScheduleSettings
-
-#: The default name of the configuration file (``turnited --config``).
-DEFAULT_CONFIG_NAME = "config.yaml"
 
 
 @dataclass(frozen=True)
@@ -58,7 +54,7 @@ class Config:
     """The whole configuration. ``state_dir`` is absolute; ``source`` is the
     file it was read from (None when built from a mapping)."""
 
-    game: GameSettings = field(default_factory=GameSettings)
+    game: GameSection = field(default_factory=GameSection)
     psz: PszSettings = field(default_factory=PszSettings)
     analysis: AnalysisSettings = field(default_factory=AnalysisSettings)
     schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
@@ -115,17 +111,6 @@ class Config:
     def smtp_settings(self) -> SmtpSettings:
         """The SMTP sender's settings (``mail.smtp``)."""
         return self.mail.smtp
-
-    def league_settings(self) -> LeagueSettings:
-        return LeagueSettings(
-            initial_wp=self.game.initial_wp,
-            initial_psz=self.psz.initial,
-            season_rounds=self.game.season_rounds,
-            points=(self.game.points.win, self.game.points.draw, self.game.points.loss),
-            passwords=self.auth.passwords,
-            simulations=self.analysis.simulations,
-            psz_bound=self.psz.bound,
-        )
 
 
 def load_config(

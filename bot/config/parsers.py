@@ -12,7 +12,8 @@ import re
 from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
-from email.utils import formataddr, parseaddr
+from email.headerregistry import Address
+from email.utils import parseaddr
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -124,7 +125,14 @@ def from_header(value: Any, key: str) -> str:
         addr = address(addr, key)
     except ConfigError:
         raise ConfigError(key, value, allowed, reason="no valid address in it") from None
-    return formataddr((name, addr))
+    return display_address(name, addr)
+
+
+def display_address(name: str, addr: str) -> str:
+    """``Name <addr>`` as a person writes it, quoted where needed but never
+    RFC 2047-encoded (``Liga Süd <bot@example.org>``): the mail composer
+    encodes the header when it writes one."""
+    return str(Address(display_name=name, addr_spec=addr)) if name else addr
 
 
 def list_of(item: Parser[T], what: str) -> Parser[tuple[T, ...]]:

@@ -11,11 +11,10 @@ import os
 from collections.abc import Mapping
 from datetime import datetime
 from decimal import Decimal
-from email.utils import formataddr
 from pathlib import Path
 from typing import Any
 
-from bot.config import parsers as p
+import bot.config.parsers as p
 from bot.config.errors import HIDDEN, MISSING, ConfigError
 from bot.config.sections import Section
 from bot.config.settings import (
@@ -25,7 +24,7 @@ from bot.config.settings import (
     AnalysisSettings,
     ArchiveSettings,
     AuthSettings,
-    GameSettings,
+    GameSection,
     GmSettings,
     MaildirSettings,
     MailLimits,
@@ -50,12 +49,12 @@ _AUTH = p.choice(*AUTH_MODES)
 _REQUIRED_FOR_IMAP = "required when mail.transport is 'imap'"
 
 
-def read_game(s: Section) -> GameSettings:
-    d = GameSettings()
+def read_game(s: Section) -> GameSection:
+    d = GameSection()
     points = d.points
     if s.has("points"):
         points = read_points(s.raw("points"), s.key("points"), s.problems, d.points)
-    game = GameSettings(
+    game = GameSection(
         name=s.get("name", p.text(60), d.name),
         language=s.get("language", p.choice("de", "en"), d.language),
         points=points,
@@ -131,7 +130,7 @@ def read_auth(s: Section) -> AuthSettings:
     return auth
 
 
-def read_newsletter(s: Section, game: GameSettings) -> NewsletterSettings:
+def read_newsletter(s: Section, game: GameSection) -> NewsletterSettings:
     d = NewsletterSettings()
     newsletter = NewsletterSettings(
         extra_recipients=s.get(
@@ -202,7 +201,7 @@ def read_schedule(s: Section) -> ScheduleSettings:
 
 
 def read_mail(
-    s: Section, game: GameSettings, environ: Mapping[str, str] | None, *, check_secrets: bool,
+    s: Section, game: GameSection, environ: Mapping[str, str] | None, *, check_secrets: bool,
     base_dir: Path | None = None,
 ) -> MailSettings:
     """``environ`` None means ``os.environ``, read again at each login;
@@ -214,7 +213,7 @@ def read_mail(
     address = s.get("address", p.address, d.address)
     if real and not s.has("address"):
         s.fail("address", MISSING, "the bot's own mail address", reason=_REQUIRED_FOR_IMAP)
-    from_header = s.get("from", p.from_header, formataddr((game.name, address)))
+    from_header = s.get("from", p.from_header, p.display_address(game.name, address))
     imap = _read_imap(s.section("imap"), address, environ, real=real, check=check_secrets,
                       base=base)
     smtp = _read_smtp(s.section("smtp"), environ, real=real, check=check_secrets, base=base)

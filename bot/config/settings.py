@@ -1,10 +1,12 @@
-"""The configuration's own sections (what no other layer owns).
+"""The configuration's own sections (what no lower layer owns).
 
 The mail servers' settings are the transports' own types
 (``ImapSettings``, ``SmtpSettings``), the schedule's is
 ``bot.schedule.ScheduleSettings``, and the league's rules values take their
-defaults from ``LeagueSettings``: every default is written once, in the
-type of the layer that uses it.
+defaults from ``LeagueSettings``: a default of a layer below the
+configuration is written once, in that layer's type. A default of a value
+the layers above read (the use cases' ``bot.service.settings``, filled by
+``bot.wiring``) is written once, here: those types have none.
 """
 
 from __future__ import annotations
@@ -33,7 +35,11 @@ DEFAULT_SMTP_SECURITY = "starttls"
 
 
 @dataclass(frozen=True)
-class GameSettings:
+class GameSection:
+    """The ``game`` section. (What the use cases read about the game is the
+    service layer's ``GameSettings``, mapped from the whole configuration by
+    ``bot.wiring``.)"""
+
     name: str = "Turnited"
     language: str = "de"
     points: Points = field(default_factory=lambda: Points(*LEAGUE_DEFAULTS.points))
@@ -148,7 +154,7 @@ class MailSettings:
 
     transport: str = "maildir"
     address: str = DEFAULT_BOT_ADDRESS
-    from_header: str = formataddr((GameSettings.name, DEFAULT_BOT_ADDRESS))
+    from_header: str = formataddr((GameSection.name, DEFAULT_BOT_ADDRESS))
     imap: ImapSettings = field(default_factory=default_imap)
     smtp: SmtpSettings = field(default_factory=default_smtp)
     maildir: MaildirSettings = field(default_factory=MaildirSettings)

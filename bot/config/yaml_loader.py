@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from bot.config.errors import HIDDEN, ConfigError, looks_secret
+from bot.config.errors import HIDDEN, ConfigError, ConfigFileMissing, looks_secret
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -41,17 +41,14 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _c
 def read_yaml(path: Path) -> Any:
     """The parsed content of the YAML file at ``path`` (None when empty).
 
-    Raises ``ConfigError`` for a missing or unreadable file, a duplicate key
-    and YAML syntax errors.
+    Raises ``ConfigFileMissing`` for a missing file, ``ConfigError`` for an
+    unreadable one, a duplicate key and YAML syntax errors.
     """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ConfigError(
-            "(file)", str(path), "an existing YAML file (create one with 'turnited init')",
-            reason="no such file",
-        ) from None
+        raise ConfigFileMissing(path) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(
             "(file)", str(path), "a readable UTF-8 YAML file", reason=str(exc)

@@ -20,6 +20,7 @@ from bot.app import App, build_app
 from bot.config import Config
 from bot.demo.players import DemoManager, DemoTeam, make_managers
 from bot.mail.maildir_transport import deliver, read_sent
+from bot.wiring import league_settings
 
 BOT = "turnited@demo.example"
 GM = "spielleitung@demo.example"
@@ -85,7 +86,7 @@ class DemoRun:
         config = Config.from_mapping(data, directory, source=directory / "config.yaml")
         # Demo passwords are hashed with a lower scrypt cost: hundreds of
         # simulated mails must not spend the demo's minute on key stretching.
-        league = dataclasses.replace(config.league_settings(), password_cost=2**10)
+        league = dataclasses.replace(league_settings(config), password_cost=2**10)
         self.app: App = build_app(config, clock=self.clock, league_settings=league)
         self.app.ensure_started()
         self.managers = make_managers(managers, self.rng)

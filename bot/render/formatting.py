@@ -1,56 +1,77 @@
 """Numbers, percentages and dates as players read them, in German and English.
 
 Pure functions (no Jinja here); ``bot.render.environment`` binds them to a
-language and installs them as template filters. Exact inputs stay exact:
-every rounding is half up (``bot.rules.rounding``), never Python's ``round``.
-Babel's number and date formatting is not used (it rounds half to even,
-groups ``2000`` and shortens durations to one unit; docs/i18n.md has the
-measurements): the few German and English month and weekday names needed
-are in the tables below.
+language and installs them as template filters. The words and symbols are
+Babel's: the decimal mark and the thousands separator, the names of weekdays
+and months and the German short names of time zones (MEZ, MESZ) come from its
+CLDR locale data, the units of a duration and their plurals from the message
+catalog (``ngettext``). What the rules and our tables demand stays ours
+(docs/i18n.md has the reasons and the measurements): every rounding is half
+up (``bot.rules.rounding``; never Babel's half to even, never Python's
+``round``), thousands are grouped from five digits (``2000``, ``12.000``), a
+time left is two exact units (``2 Tage und 3 Stunden``), the English date
+puts the day first (``6 Dec 2026``), and English zone names are the zone
+database's (``CET``), which CLDR's English lacks. The locale data of a
+language is looked up once and kept; a formatted date is kept too.
 """
 
 from __future__ import annotations
 
+import gettext
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.render.errors import InvalidTimeError, UnknownLanguageError
+from bot.render.errors import InvalidTimeError
+from bot.render.i18n import translations
+from bot.render.languages import DEFAULT_LANGUAGE, LANGUAGES, check_language
 from bot.rules.rounding import half_up
 
-LANGUAGES: tuple[str, ...] = ("de", "en")
-DEFAULT_LANGUAGE = "de"
+if TYPE_CHECKING:
+    from babel import Locale
+    from babel.dates import DateTimePattern
 
-_DECIMAL_MARK = {"de": ",", "en": "."}
-_THOUSANDS = {"de": ".", "en": ","}
+#: Babel's (CLDR's) locale of each language.
+LOCALES = {"de": "de", "en": "en"}
 
-WEEKDAYS = {
-    "de": ("Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa.", "So."),
-    "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
-}
-MONTHS = {
-    "de": (
-        "Januar", "Februar", "März", "April", "Mai", "Juni", "Juli",
-        "August", "September", "Oktober", "November", "Dezember",
-    ),
-    "en": (
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul",
-        "Aug", "Sep", "Oct", "Nov", "Dec",
-    ),
-}
-#: German names of the zone abbreviations the zone database gives in English.
-GERMAN_ZONE_NAMES = {
-    "CET": "MEZ", "CEST": "MESZ", "WET": "WEZ", "WEST": "WESZ",
-    "EET": "OEZ", "EEST": "OESZ",
-}
+#: Dates in CLDR's pattern syntax, filled with the locale's month and weekday
+#: names. German: CLDR's long date (``6. Dezember 2026``) and, for a deadline,
+#: its full date with the weekday abbreviated and the short time; English:
+#: day before month (CLDR's English writes the month first, ``Dec 6, 2026``;
+#: the day-first form is CLDR's British medium date), the weekday in front.
+DATE_PATTERNS = {"de": "d. MMMM y", "en": "d MMM y"}
+DEADLINE_PATTERNS = {"de": "E, d. MMMM y, HH:mm", "en": "E d MMM y, HH:mm"}
+#: CLDR's mark for "no name" (a locale that withholds its parent's name).
+_NO_NAME = "\u2205\u2205\u2205"
 
 
-def check_language(language: object) -> str:
-    """Return ``language`` if templates exist for it, else raise."""
-    if language not in LANGUAGES:
-        raise UnknownLanguageError(language, LANGUAGES)
-    return language
+@dataclass(frozen=True, slots=True)
+class LocaleData:
+    """What the formats of one language take from Babel, looked up once."""
+
+    locale: Locale
+    decimal: str
+    group: str
+    date: DateTimePattern
+    deadline: DateTimePattern
+
+
+@cache
+def locale_data(language: str) -> LocaleData:
+    """The locale data of ``language`` (``de``/``en``), loaded on first use."""
+    from babel import Locale
+    from babel.dates import parse_pattern
+
+    language = check_language(language)
+    locale = Locale.parse(LOCALES[language])
+    symbols = locale.number_symbols["latn"]
+    return LocaleData(locale, symbols["decimal"], symbols["group"],
+                      parse_pattern(DATE_PATTERNS[language]),
+                      parse_pattern(DEADLINE_PATTERNS[language]))
 
 
 def to_fraction(value: object) -> Fraction:
@@ -77,7 +98,7 @@ def _group_thousands(digits: str, language: str) -> str:
     while digits:
         parts.append(digits[-3:])
         digits = digits[:-3]
-    return _THOUSANDS[language].join(reversed(parts))
+    return locale_data(language).group.join(reversed(parts))
 
 
 def integer(value: object, language: str = DEFAULT_LANGUAGE) -> str:
@@ -100,7 +121,7 @@ def fixed(
     whole, frac = (digits[:-places], digits[-places:]) if places else (digits, "")
     text = _group_thousands(whole, language)
     if places:
-        text += _DECIMAL_MARK[language] + frac
+        text += locale_data(language).decimal + frac
     if negative:
         return "-" + text
     return ("+" + text) if sign and scaled > 0 else text
@@ -209,22 +230,42 @@ def _local(moment: datetime, tz: str) -> datetime:
     return moment.astimezone(zone(tz))
 
 
+@cache
+def _zone_names(tz: str, language: str) -> tuple[str | None, str | None]:
+    """CLDR's short (standard, summer) names of zone ``tz`` in ``language``,
+    None where it has none."""
+    from babel.core import get_global
+
+    metazone = get_global("meta_zones").get(tz)
+    zones = locale_data(language).locale.meta_zones
+    names = zones.get(metazone, {}).get("short", {}) if metazone else {}
+    standard, summer = names.get("standard"), names.get("daylight")
+    return (standard if standard != _NO_NAME else None,
+            summer if summer != _NO_NAME else None)
+
+
 def zone_abbreviation(moment: datetime, tz: str, language: str = DEFAULT_LANGUAGE) -> str:
-    """``MEZ``/``MESZ`` (de) or ``CET``/``CEST`` (en) for Europe/Berlin; other
-    zones as the zone database names them."""
-    name = _local(moment, tz).tzname() or tz
-    if check_language(language) == "de":
-        return GERMAN_ZONE_NAMES.get(name, name)
-    return name
+    """The zone's short name at ``moment``: CLDR's in the language where it has
+    one (``MEZ``/``MESZ`` in German, ``EST`` in English), else the zone
+    database's (``CET``/``CEST`` in English, ``UTC``)."""
+    local = _local(moment, tz)
+    standard, summer = _zone_names(tz, check_language(language))
+    dst = local.dst()
+    name = summer if dst and dst > timedelta(0) else standard
+    return name or local.tzname() or tz
+
+
+@lru_cache(maxsize=512)
+def _formatted(local: datetime, tz: str, language: str, deadline: bool) -> str:
+    """The date (or deadline) pattern applied to ``local``, a time in zone ``tz``
+    (part of the key: aware datetimes of one instant are equal in any zone)."""
+    data = locale_data(language)
+    return (data.deadline if deadline else data.date).apply(local, data.locale)
 
 
 def date(moment: datetime, tz: str, language: str = DEFAULT_LANGUAGE) -> str:
     """``6. Dezember 2026`` / ``6 Dec 2026`` in zone ``tz``."""
-    local = _local(moment, tz)
-    month = MONTHS[check_language(language)][local.month - 1]
-    if language == "de":
-        return f"{local.day}. {month} {local.year}"
-    return f"{local.day} {month} {local.year}"
+    return _formatted(_local(moment, tz), tz, check_language(language), False)
 
 
 def datetime_long(moment: datetime, tz: str, language: str = DEFAULT_LANGUAGE) -> str:
@@ -232,39 +273,65 @@ def datetime_long(moment: datetime, tz: str, language: str = DEFAULT_LANGUAGE) -
     ``So., 6. Dezember 2026, 20:00 MEZ (Europe/Berlin)`` /
     ``Sun 6 Dec 2026, 20:00 CET (Europe/Berlin)``."""
     local = _local(moment, tz)
-    day = WEEKDAYS[check_language(language)][local.weekday()]
-    sep = ", " if language == "de" else " "
-    return (
-        f"{day}{sep}{date(moment, tz, language)}, {local:%H:%M} "
-        f"{zone_abbreviation(moment, tz, language)} ({tz})"
-    )
+    language = check_language(language)
+    return (f"{_formatted(local, tz, language, True)} "
+            f"{zone_abbreviation(moment, tz, language)} ({tz})")
 
 
-_UNITS = {
-    "de": (("Tag", "Tage"), ("Stunde", "Stunden"), ("Minute", "Minuten")),
-    "en": (("day", "days"), ("hour", "hours"), ("minute", "minutes")),
-}
-_AND = {"de": "und", "en": "and"}
+def _amount(catalog: gettext.NullTranslations, unit: int, n: int) -> str:
+    """``n`` days (unit 0), hours (1) or minutes (2) in the catalog's words."""
+    if unit == 0:
+        text = catalog.ngettext("%(num)s day", "%(num)s days", n)
+    elif unit == 1:
+        text = catalog.ngettext("%(num)s hour", "%(num)s hours", n)
+    else:
+        text = catalog.ngettext("%(num)s minute", "%(num)s minutes", n)
+    return text % {"num": n}
 
 
 def duration(delta: timedelta, language: str = DEFAULT_LANGUAGE) -> str:
     """How long until a deadline, to the minute, at most two units:
     ``2 Tage und 3 Stunden`` / ``2 days and 3 hours``, ``45 Minuten``.
     Less than a minute counts as one minute; a past moment raises."""
-    check_language(language)
+    catalog = translations(check_language(language))
     seconds = int(delta.total_seconds())
     if seconds < 0:
         raise InvalidTimeError(f"duration {delta} is negative: the moment has passed")
     minutes = max(1, seconds // 60)
     days, rest = divmod(minutes, 24 * 60)
     hours, mins = divmod(rest, 60)
-    amounts = [(days, 0), (hours, 1), (mins, 2)]
-    first = next(i for i, (n, _) in enumerate(amounts) if n)
-    parts = [
-        f"{n} {_UNITS[language][unit][0 if n == 1 else 1]}"
-        for n, unit in amounts[first : first + 2]
-        if n
-    ]
+    amounts = (days, hours, mins)
+    first = next(unit for unit, n in enumerate(amounts) if n)
+    parts = [_amount(catalog, unit, amounts[unit])
+             for unit in range(first, min(first + 2, 3)) if amounts[unit]]
     if len(parts) == 1:
         return parts[0]
-    return f"{parts[0]} {_AND[language]} {parts[1]}"
+    return catalog.gettext("%(first)s and %(second)s") % {"first": parts[0],
+                                                           "second": parts[1]}
+
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "LocaleData",
+    "bar_width",
+    "check_language",
+    "date",
+    "datetime_long",
+    "duration",
+    "estimate_percent",
+    "fixed",
+    "integer",
+    "locale_data",
+    "percent",
+    "percent_value",
+    "psz",
+    "signed",
+    "text_bar",
+    "to_fraction",
+    "whole_percent",
+    "wp",
+    "wp_gain",
+    "zone",
+    "zone_abbreviation",
+]

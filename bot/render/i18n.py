@@ -26,7 +26,7 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.render.formatting import check_language
+from bot.render.languages import check_language
 
 #: The catalogs shipped with the bot (inside the package, so a wheel has them).
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -87,12 +87,18 @@ def message_key(message: MessageId, context: str | None = None) -> MessageKey:
     return (message if isinstance(message, str) else message[0]), context
 
 
-#: The modules that mark messages with ``N_`` (the reasons of an unreadable
-#: line, which the rules core words in English; the lines of the connection
-#: check; the commands' examples, reasons and digest sentences), relative to
-#: ``bot/`` (glob patterns).
+#: The modules that mark messages with ``N_`` or ``ngettext`` (the reasons of
+#: an unreadable line, which the rules core words in English; the lines of the
+#: connection check; the units of a duration; the configuration's console
+#: errors; the worker's notices; the commands' examples, reasons and digest
+#: sentences), relative to ``bot/`` (glob patterns).
 PYTHON_SOURCES: tuple[str, ...] = (
-    "render/reasons.py", "render/connection_words.py", "service/commands/*.py",
+    "render/reasons.py",
+    "render/connection_words.py",
+    "render/formatting.py",
+    "config/errors.py",
+    "worker/notices.py",
+    "service/commands/*.py",
 )
 
 

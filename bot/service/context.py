@@ -1,39 +1,19 @@
 """What the use cases share: the database, the league, the game's settings,
-the clock and the one render cache (``Environments``, one per process)."""
+the clock and the one render cache (``Environments``, one per process).
+
+The composition root builds it (``bot.wiring.service_context``); the
+settings type lives in ``bot.service.settings``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 
 from bot.league.service import League
 from bot.render.environment import Environments
-from bot.schedule import DeadlinePlan
-from bot.service.outgoing import Sender
+from bot.service.settings import GameSettings
 from bot.storage.db import Database
-
-
-@dataclass(frozen=True, slots=True)
-class GameSettings:
-    """The configuration the use cases read (built by ``bot.app``)."""
-
-    game_name: str
-    #: The bot's address as players write to it (shown in mails).
-    game_address: str
-    #: Language of the GM's mail (digest, notices) and of problem replies.
-    language: str
-    #: Language of the archived newsletter and of recipients whose is unknown.
-    newsletter_language: str
-    timezone: str
-    sender: Sender
-    gm_address: str
-    gm_name: str | None
-    archive_dir: Path
-    extra_recipients: tuple[str, ...] = ()
-    #: The planned deadlines (the archive's calendar lists the next ones).
-    deadline_plan: DeadlinePlan | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,3 +23,6 @@ class Context:
     settings: GameSettings
     clock: Callable[[], datetime]
     environments: Environments
+
+
+__all__ = ["Context", "GameSettings"]

@@ -39,7 +39,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from pathlib import Path
 
 from bot.league.moves import normalize_address, sender_team_names
 from bot.league.outcome import MoveOutcome
@@ -61,6 +60,7 @@ from bot.service.commands import Registry, registry
 from bot.service.commands.runner import carry_out
 from bot.service.context import Context
 from bot.service.outgoing import Sender, queue_mail
+from bot.service.settings import IngestSettings
 from bot.storage import ledger, managers
 from bot.storage.db import Database, savepoint
 from bot.storage.ledger import InboundKind, InboundRecord, Outcome, source_kind
@@ -69,37 +69,6 @@ log = logging.getLogger(__name__)
 
 #: The ledger outcome of a mail from a manager the game master banned.
 BANNED = Outcome.BANNED
-
-
-@dataclass(frozen=True, slots=True)
-class IngestSettings:
-    """What the ingest needs to know (built from the configuration)."""
-
-    bot_address: str
-    spool_dir: Path
-    from_name: str = "Turnited"
-    own_addresses: frozenset[str] = frozenset()
-    timezone: str = "Europe/Berlin"
-    game_name: str = "Turnited"
-    language: str = "de"
-    max_text_bytes: int = 512 * 1024
-    max_command_lines: int = 60
-    max_mails_per_hour: int = 20
-    #: A batch's transaction is committed (and a new one begun) once it has
-    #: held the write lock this long, so other writers never wait for minutes.
-    max_transaction_seconds: float = 5.0
-    #: A larger mail is read header only and answered "too large".
-    max_mail_bytes: int = 5 * 1024 * 1024
-    #: Reading one mail may take this long (enforced in a child process).
-    handling_seconds: float = 20.0
-    #: Failed attempts before a mail is quarantined.
-    max_attempts: int = 3
-    #: The receiving server's authserv-id (sender trust), None: off.
-    authserv_id: str | None = None
-
-    @property
-    def all_own_addresses(self) -> frozenset[str]:
-        return frozenset({self.bot_address.lower(), *(a.lower() for a in self.own_addresses)})
 
 
 @dataclass(frozen=True, slots=True)

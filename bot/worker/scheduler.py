@@ -344,8 +344,7 @@ class Worker:
             log_event(log, "rounds_evaluated", rounds=",".join(map(str, rounds)),
                       deadline=deadline.isoformat() if deadline else None)
         if self._alarmed_for is not None:
-            self._notify("inbox_recovered", deadline=self._alarmed_for,
-                         rounds=", ".join(map(str, rounds)) or "-")
+            self._notify("inbox_recovered", deadline=self._alarmed_for, rounds=rounds)
             self._alarmed_for = None
         self._notified.clear()
         self.drain()

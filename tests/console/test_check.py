@@ -44,7 +44,9 @@ def league_state(tmp_path: Path, *, mails: int = 3) -> Path:
 
 
 def check(capsys, state: Path, *extra: str) -> tuple[int, dict]:
-    code = main(["--config", str(state / "none.yaml"), "check", "--state", str(state),
+    empty = state.parent / "empty.yaml"  # a configuration that sets nothing (a named one
+    empty.touch()                        # must exist: a mistyped --config is an error)
+    code = main(["--config", str(empty), "check", "--state", str(state),
                  "--json", *extra])
     return code, json.loads(capsys.readouterr().out)
 

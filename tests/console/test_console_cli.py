@@ -142,7 +142,8 @@ def test_rollback_refusals_in_english(tmp_path, capsys) -> None:
     assert "round 2 was evaluated after it" in err and "Traceback" not in err
 
 
-def test_status_shows_the_commitment_and_verify_checks_it(tmp_path, capsys) -> None:
+def test_status_shows_the_commitment_and_verify_checks_it(tmp_path, capsys,
+                                                         monkeypatch) -> None:
     clock = FakeClock(START)
     app = make_app(tmp_path, clock)
     config = write_config(tmp_path)
@@ -159,8 +160,9 @@ def test_status_shows_the_commitment_and_verify_checks_it(tmp_path, capsys) -> N
     # from the state, and from the command line without any state
     assert cli(config, "verify", "1", str(seed), "--state", state) == 0
     assert "Passt" in capsys.readouterr().out
-    assert main(["--config", str(tmp_path / "none.yaml"), "verify", "1", str(seed),
-                 published.upper(), "--language", "en"]) == 0
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")  # no config.yaml here, and none named
+    assert main(["verify", "1", str(seed), published.upper(), "--language", "en"]) == 0
     assert "Matches" in capsys.readouterr().out
     assert cli(config, "verify", "1", str(seed + 1), "--state", state) == 1
     assert "Passt NICHT" in capsys.readouterr().out

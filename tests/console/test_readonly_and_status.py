@@ -194,7 +194,7 @@ def test_the_round_report_warns_a_round_before_the_deadlines_run_out(game: Game)
     assert msg["Subject"].startswith("Turnited Demo: Rundenbericht zu Runde 6 vom ")
     text = " ".join(msg.get_body(("plain",)).get_content().split())
     assert "Die geplanten Einsendeschlüsse gehen aus: nach der offenen Runde ist nur noch 1 " \
-           "geplant" in text
+           "Einsendeschluss geplant" in text
     day = local[2][:10].split("-")
     assert f"{int(day[2])}. Januar {day[0]}" in text  # the last planned deadline
     # round 7 is open now with the second date; status says the same

@@ -34,6 +34,7 @@ from bot.mail.smtp_sender import SmtpSender, SmtpSettings
 from bot.rules.corrections import correct
 from bot.rules.lineup import Lineup
 from bot.rules.wp import budget
+from bot.wiring import league_settings
 from tests.render.leaks import Scan, mail_texts
 from tests.render.rounds import player_lineup, team_name
 from tests.servers import ReceivedMessage, SmtpServer
@@ -85,7 +86,7 @@ def make_app(tmp_path: Path, clock: FakeClock, server: SmtpServer, *extra: str) 
         "mail": {"transport": "maildir", "address": BOT},
         "newsletter": {"extra_recipients": list(extra)},
     }, tmp_path)
-    settings = dataclasses.replace(config.league_settings(), password_cost=16)
+    settings = dataclasses.replace(league_settings(config), password_cost=16)
     app = App(
         config,
         source=MaildirInbox(config.maildir_root),

@@ -29,6 +29,7 @@ from bot.service import publish
 from bot.service.context import Context
 from bot.storage.db import Database, open_database
 from bot.storage.migrations import MIGRATIONS, apply_migrations
+from bot.wiring import league_settings
 from tests.support.clock import FakeClock
 from tests.support.mails import player_mail
 
@@ -63,7 +64,7 @@ def make_app(tmp_path: Path, clock: FakeClock, newsletter_language: str | None =
         "mail": {"transport": "maildir", "address": BOT},
         "newsletter": newsletter,
     }, tmp_path)
-    settings = dataclasses.replace(config.league_settings(), password_cost=16)
+    settings = dataclasses.replace(league_settings(config), password_cost=16)
     app = build_app(config, clock=clock, league_settings=settings)
     app.ensure_started()
     return app

@@ -7,8 +7,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from bot.cli import main
 from bot.cli.league import state_dir_from_args
+from bot.config import ConfigFileMissing
 from bot.storage import results
 
 from .conftest import Player, evaluate, lineup, make_league, register
@@ -57,13 +60,20 @@ def test_errors_are_one_line_with_status_2(tmp_path, capsys):
     assert "--all" in capsys.readouterr().err
 
 
-def test_state_dir_comes_from_option_config_or_default(tmp_path):
+def test_state_dir_comes_from_option_config_or_default(tmp_path, monkeypatch):
     config = tmp_path / "config.yaml"
     config.write_text("state_dir: elsewhere\n", encoding="utf-8")
     ns = argparse.Namespace
     assert str(state_dir_from_args(ns(state="x", config=str(config)))) == "x"
     assert state_dir_from_args(ns(state=None, config=str(config))) == tmp_path / "elsewhere"
-    assert str(state_dir_from_args(ns(state=None, config=str(tmp_path / "none.yaml")))) == "state"
+    # a named configuration must exist (issue 22: not "no league database" in ./state)
+    with pytest.raises(ConfigFileMissing):
+        state_dir_from_args(ns(state=None, config=str(tmp_path / "none.yaml")))
+    monkeypatch.chdir(tmp_path)  # none named: ./config.yaml if there is one, else ./state
+    assert state_dir_from_args(ns(state=None, config=None)) == tmp_path / "elsewhere"
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path / "empty")
+    assert str(state_dir_from_args(ns(state=None, config=None))) == "state"
 
 
 def test_python_m_bot_status(tmp_path):

@@ -195,3 +195,69 @@ def test_text_bar_and_bar_width() -> None:
     assert f.text_bar(1) == "#" * 20
     assert f.bar_width(Fraction(1, 1000)) == "0.5"
     assert f.bar_width(Fraction(37, 100)) == "37.0"
+
+
+@pytest.mark.parametrize(
+    ("delta", "de", "en"),
+    [
+        (timedelta(days=1, hours=1), "1 Tag und 1 Stunde", "1 day and 1 hour"),
+        (timedelta(days=3, hours=1), "3 Tage und 1 Stunde", "3 days and 1 hour"),
+        (timedelta(hours=2, minutes=1), "2 Stunden und 1 Minute", "2 hours and 1 minute"),
+        (timedelta(hours=1, minutes=2), "1 Stunde und 2 Minuten", "1 hour and 2 minutes"),
+    ],
+)
+def test_duration_plurals_come_from_the_catalog(delta: timedelta, de: str, en: str) -> None:
+    assert f.duration(delta, "de") == de
+    assert f.duration(delta, "en") == en
+
+
+# ------------------------------------------------------ Babel's locale data
+
+
+def test_symbols_are_the_locales() -> None:
+    assert (f.locale_data("de").decimal, f.locale_data("de").group) == (",", ".")
+    assert (f.locale_data("en").decimal, f.locale_data("en").group) == (".", ",")
+    assert f.locale_data("de") is f.locale_data("de")  # looked up once
+
+
+def test_the_german_date_patterns_are_cldrs_and_the_english_one_is_day_first() -> None:
+    from babel import Locale
+
+    de = Locale.parse("de")
+    assert f.DATE_PATTERNS["de"] == de.date_formats["long"].pattern
+    full = de.date_formats["full"].pattern.replace("EEEE", "E")
+    glued = de.datetime_formats["medium"].replace("{1}", full).replace(
+        "{0}", de.time_formats["short"].pattern)
+    assert f.DEADLINE_PATTERNS["de"] == glued
+    assert f.DATE_PATTERNS["en"] == Locale.parse("en_GB").date_formats["medium"].pattern
+
+
+@pytest.mark.parametrize(
+    ("tz", "winter_de", "summer_de", "winter_en", "summer_en"),
+    [
+        ("Europe/Berlin", "MEZ", "MESZ", "CET", "CEST"),
+        ("Europe/Lisbon", "WEZ", "WESZ", "WET", "WEST"),
+        ("Europe/Athens", "OEZ", "OESZ", "EET", "EEST"),
+        ("Europe/London", "GMT", "BST", "GMT", "BST"),
+        ("America/New_York", "EST", "EDT", "EST", "EDT"),
+        ("UTC", "UTC", "UTC", "UTC", "UTC"),
+    ],
+)
+def test_zone_names_never_an_offset(tz: str, winter_de: str, summer_de: str, winter_en: str,
+                                    summer_en: str) -> None:
+    """CLDR's short name where the language has one, else the zone database's."""
+    assert f.zone_abbreviation(WINTER, tz, "de") == winter_de
+    assert f.zone_abbreviation(SUMMER, tz, "de") == summer_de
+    assert f.zone_abbreviation(WINTER, tz, "en") == winter_en
+    assert f.zone_abbreviation(SUMMER, tz, "en") == summer_en
+
+
+def test_one_moment_in_two_zones_is_two_dates() -> None:
+    """Formatted dates are kept; equal instants in different zones are not one key."""
+    late = datetime(2026, 12, 6, 23, 30, tzinfo=UTC)
+    assert f.date(late, "UTC", "en") == "6 Dec 2026"
+    assert f.date(late, "Europe/Berlin", "en") == "7 Dec 2026"
+    assert f.datetime_long(late, "America/New_York", "de") == (
+        "So., 6. Dezember 2026, 18:30 EST (America/New_York)")
+    assert f.datetime_long(late, "Europe/Berlin", "de") == (
+        "Mo., 7. Dezember 2026, 00:30 MEZ (Europe/Berlin)")

@@ -43,6 +43,19 @@ def test_every_code_and_outcome_reads_as_a_sentence(language: str):
     if language == "de":
         assert "waiting for" not in text and "nothing changed" not in text
     assert "KeyError: 'x'" in " ".join(text.split())  # the detail a human needs stays
+    assert ("3 ausgehende Mails warten seit mehr als einem Tag" if language == "de" else
+            "3 outgoing mails waiting for more than a day") in " ".join(text.split())
+    assert "(s)" not in text  # real plurals
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("de", "1 ausgehende Mail wartet seit mehr als einem Tag auf den Versand."),
+    ("en", "1 outgoing mail waiting for more than a day."),
+])
+def test_one_waiting_mail_is_singular(language: str, expected: str):
+    text = report({"needs_attention": ["1 outgoing mail(s) waiting for more than a day"]},
+                  language).text
+    assert expected in " ".join(text.split())
 
 
 @pytest.mark.parametrize("language", ["de", "en"])
@@ -76,9 +89,13 @@ def test_english_report_in_detail():
 
 
 @pytest.mark.parametrize(("language", "left", "expected"), [
-    ("de", 1, "nach der offenen Runde ist nur noch 1 geplant (der letzte: So., 13. Dezember"),
+    ("de", 1, "nach der offenen Runde ist nur noch 1 Einsendeschluss geplant (der letzte: "
+              "So., 13. Dezember"),
+    ("de", 2, "nach der offenen Runde sind nur noch 2 Einsendeschlüsse geplant (der letzte: "
+              "So., 13. Dezember"),
     ("de", 0, "nach ihrer Auswertung beginnt keine neue Runde"),
-    ("en", 1, "only 1 is planned after the open round (the last: Sun 13 Dec 2026"),
+    ("en", 1, "only 1 deadline is planned after the open round (the last: Sun 13 Dec 2026"),
+    ("en", 2, "only 2 deadlines are planned after the open round (the last: Sun 13 Dec 2026"),
     ("en", 0, "so no new round opens after its evaluation"),
 ])
 def test_running_out_of_deadlines_is_an_alarm(language: str, left: int, expected: str):

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bot.config import Config
 from bot.league.settings import LeagueSettings
 from bot.mail.maildir_transport import MaildirInbox, MaildirSender, deliver, read_sent
 from bot.service.drain import drain
-from bot.service.inbound import Ingestor, IngestSettings
+from bot.service.inbound import Ingestor
+from bot.service.settings import IngestSettings
+from bot.wiring import ingest_settings
 from tests.support.clock import FakeClock
 from tests.support.context import make_context
 from tests.support.league import make_league
@@ -27,9 +31,9 @@ class Game:
         self.league = make_league(root, LeagueSettings(password_cost=2**4, simulations=0),
                                   start=START, deadline=START + timedelta(days=5))
         self.db = self.league.db
-        self.settings = IngestSettings(
-            bot_address=BOT, spool_dir=root / "state" / "spool", **settings  # type: ignore[arg-type]
-        )
+        # the App's settings for a configuration with the bot's address, then the test's
+        config = Config.from_mapping({"mail": {"address": BOT}}, root)
+        self.settings: IngestSettings = dataclasses.replace(ingest_settings(config), **settings)
         self.context = make_context(self.league, self.clock, root, bot_address=BOT)
         self.ingestor = Ingestor(self.context, self.settings)
         self.inbox = MaildirInbox(root / "state" / "maildir")

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.config import Config, ConfigError, load_config
+from bot.config import Config, ConfigError, ConfigFileMissing, load_config
 from bot.schedule import parse_local_datetime
+from bot.wiring import league_settings
 
 IMAP_BASE = {
     "mail": {
@@ -95,6 +96,15 @@ def test_from_header_defaults_to_game_name_and_address():
     assert config.mail.from_header == "Liga Nord <liga@example.org>"
     config = build({"mail": {"from": "Die Spielleitung <sl@example.org>"}})
     assert config.mail.from_header == "Die Spielleitung <sl@example.org>"
+
+
+def test_from_header_keeps_a_name_with_umlauts_readable():
+    """Not RFC 2047-encoded in the configuration: the sender's name is the
+    name (the composer encodes the header it writes)."""
+    config = build({"game": {"name": "Liga Süd"}, "mail": {"address": "liga@example.org"}})
+    assert config.mail.from_header == "Liga Süd <liga@example.org>"
+    config = build({"mail": {"from": '"Müller, Spielleitung" <sl@example.org>'}})
+    assert config.mail.from_header == '"Müller, Spielleitung" <sl@example.org>'
 
 
 def test_newsletter_language_follows_game_language_unless_given():
@@ -280,7 +290,8 @@ def test_yaml_syntax_error_names_line_and_file(tmp_path):
 def test_missing_file_says_how_to_create_one(tmp_path):
     with pytest.raises(ConfigError) as info:
         load_config(tmp_path / "nope.yaml")
-    assert "no such file" in str(info.value)
+    assert isinstance(info.value, ConfigFileMissing)
+    assert f"this configuration file does not exist: {tmp_path / 'nope.yaml'}" in str(info.value)
     assert "turnited init" in str(info.value)
 
 
@@ -459,7 +470,7 @@ def test_conversions_to_the_other_layers_settings():
     smtp = config.smtp_settings()
     assert (smtp.host, smtp.port, smtp.security, smtp.username, smtp.login_password()) == (
         "smtp.example.org", 2525, "none", "bot", "smtp-pw")
-    league = config.league_settings()
+    league = league_settings(config)
     assert league.initial_wp == Decimal("90.5")
     assert league.initial_psz == Decimal(300)
     assert league.season_rounds == 4

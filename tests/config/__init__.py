@@ -1,0 +1,1 @@
+"""Tests of bot.config: reading, checking and finding the configuration."""
