@@ -181,6 +181,13 @@ class DeadlinePlan:
             settings.cron_trigger() if settings.cron is not None else None
         )
 
+    def __eq__(self, other: object) -> bool:
+        """Two plans of the same schedule are the same plan."""
+        return isinstance(other, DeadlinePlan) and other.settings == self.settings
+
+    def __hash__(self) -> int:
+        return hash(self.settings)
+
     def __repr__(self) -> str:
         if self.settings.cron is not None:
             return f"DeadlinePlan(cron={self.settings.cron!r}, timezone={self.settings.timezone!r})"

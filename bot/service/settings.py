@@ -32,9 +32,9 @@ class GameSettings:
     gm_address: str
     gm_name: str | None
     archive_dir: Path
-    extra_recipients: tuple[str, ...] = ()
     #: The planned deadlines (the archive's calendar lists the next ones).
-    deadline_plan: DeadlinePlan | None = None
+    deadline_plan: DeadlinePlan
+    extra_recipients: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

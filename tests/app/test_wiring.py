@@ -9,6 +9,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from bot.config import Config, MailLimits
+from bot.schedule import DeadlinePlan
 from bot.service.outgoing import Sender
 from bot.service.settings import GameSettings, IngestSettings
 from bot.storage.db import open_database
@@ -53,6 +54,7 @@ def test_game_settings_of_a_full_configuration(tmp_path: Path) -> None:
         newsletter_language="de", timezone="Europe/Vienna",
         sender=Sender("sl@liga.example", "Die Spielleitung"), gm_address="gm@liga.example",
         gm_name="Greta", archive_dir=tmp_path / "state" / "archive",
+        deadline_plan=DeadlinePlan(config(tmp_path).schedule),
         extra_recipients=("fan@liga.example",))
 
 

@@ -1,4 +1,5 @@
-"""The use cases' ``Context`` over a test league: real database, a fake clock."""
+"""The use cases' ``Context`` over a test league: real database, a fake clock,
+the settings mapped from a configuration by the composition root."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from bot.config import Config
 from bot.league.service import League
 from bot.render.environment import Environments
-from bot.service.context import Context, GameSettings
-from bot.service.outgoing import Sender
+from bot.service.context import Context
+from bot.wiring import render_cache, service_context
 
 BOT = "bot@turnited.example"
 GM = "gm@turnited.example"
@@ -20,11 +22,14 @@ def make_context(
     game_name: str = "Turnited", language: str = "de", timezone: str = "Europe/Berlin",
     environments: Environments | None = None,
 ) -> Context:
-    """The context a use case of ``league`` is handed (module doc)."""
-    settings = GameSettings(
-        game_name=game_name, game_address=bot_address, language=language,
-        newsletter_language=language, timezone=timezone,
-        sender=Sender(bot_address, game_name), gm_address=GM, gm_name=None,
-        archive_dir=root / "state" / "archive",
-    )
-    return Context(league.db, league, settings, clock, environments or Environments())
+    """The context a use case of ``league`` is handed: a game at ``root``
+    with the bot at ``bot_address`` and the game master at ``GM``."""
+    config = Config.from_mapping({
+        "game": {"name": game_name, "language": language},
+        "newsletter": {"language": language},
+        "mail": {"address": bot_address, "from": f"{game_name} <{bot_address}>"},
+        "gm": {"address": GM},
+        "schedule": {"timezone": timezone},
+    }, root)
+    return service_context(config, league.db, clock=clock, league=league,
+                           environments=environments or render_cache(config))
