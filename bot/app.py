@@ -8,12 +8,9 @@ is idempotent or guarded by the ledger and the outbox's stable Message-IDs).
 
 from __future__ import annotations
 
-import dataclasses
 import logging
-import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from bot.config import Config
@@ -24,11 +21,12 @@ from bot.mail.transport import MailSender, MailSource
 from bot.render.environment import Environments
 from bot.render.model import RenderedMail
 from bot.schedule import DeadlinePlan
-from bot.service import notices, publish, remind
+from bot.service import deadlines, notices, publish, remind
 from bot.service.context import Context
 from bot.service.deadlines import deadline_outlook
 from bot.service.drain import DrainReport
 from bot.service.inbound import Ingestor, PollReport, poll
+from bot.service.preview import PreviewResult, preview
 from bot.storage.db import Database, open_database
 
 log = logging.getLogger(__name__)
@@ -55,7 +53,8 @@ class App:
         self.from_name, self.from_address = sender_of_mail.name, sender_of_mail.address
         self.environments = Environments(archive_url=config.archive.url)
         self.services = Context(self.db, self.league, game_settings(config), clock,
-                                self.environments)
+                                self.environments, self.plan,
+                                tuple(config.reminders.hours_before))
         self.ingestor = Ingestor(self.db, self.league, ingest_settings(config), clock=clock,
                                  environments=self.environments)
 
@@ -76,13 +75,7 @@ class App:
         return rnd.deadline if rnd else None
 
     def set_deadline(self, deadline: datetime) -> None:
-        with self.db.read() as conn:
-            rnd = self.league.open_round(conn)
-        if rnd is None:
-            raise ValueError("there is no open round to set a deadline for")
-        if deadline <= self.clock():
-            raise ValueError(f"deadline {deadline.isoformat()} is not in the future")
-        self.league.set_deadline(rnd.number, deadline)
+        deadlines.set_deadline(self.services, deadline)
 
     def poll_once(self) -> PollReport:
         """Read the inbox up to now; raises ``TransportError`` when it cannot."""
@@ -147,18 +140,10 @@ class App:
     def send_reminders(self, now: datetime | None = None, hours_before: int = 0) -> int:
         return remind.send_reminders(self.services, now or self.clock(), hours_before)
 
-    def dry_run(self, *, force: bool = True) -> RenderedMail | None:
-        """Evaluate a copy of the state and render its newsletter; changes nothing."""
-        with tempfile.TemporaryDirectory(prefix="turnited-dry-") as tmp:
-            state = Path(tmp)
-            self.db.copy_to(state)
-            twin = App(dataclasses.replace(self.config, state_dir=state), source=self.source,
-                       sender=self.sender, clock=self.clock, db=open_database(state),
-                       league_settings=self.league.settings)
-            result = twin._evaluate(self.clock(), force=force)
-            rendered = twin.render_round(result.round) if result else None
-            twin.db.close()
-            return rendered
+    def dry_run(self) -> PreviewResult | None:
+        """The preview: the open round evaluated on a copy of the state, its
+        newsletter rendered; changes nothing (``bot.service.preview``)."""
+        return preview(self.services)
 
     def close(self) -> None:
         for part in (self.source, self.sender, self.db):

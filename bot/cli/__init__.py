@@ -40,9 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Game master bot for Turnited, the play-by-email football tournament.",
     )
     parser.add_argument(
-        "--config",
-        default="config.yaml",
-        help="path of the YAML configuration (default: %(default)s)",
+        "--config", metavar="PATH",
+        help="path of the YAML configuration (default: ./config.yaml if it exists, "
+        "else the defaults)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:

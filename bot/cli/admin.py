@@ -9,43 +9,16 @@ error is reported as one line (exit status 2) and nothing starts.
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from bot.cli import CliError
-from bot.config import Config, example_config_text, load_config
-from bot.schedule import parse_local_datetime
-
-if TYPE_CHECKING:
-    from bot.app import App
+from bot.cli import CliError, setup
 
 
-def load_config_arg(args: argparse.Namespace, *, connects: bool = True) -> Config:
-    """The configuration named by ``--config``, or a clear CLI error.
-
-    A command that never talks to the mail servers passes ``connects=False``
-    and then runs without the password variables.
-    """
-    path = Path(args.config)
-    if not path.exists():
-        raise CliError(
-            f"no configuration at {path}: create one with `turnited init DIR` "
-            "or pass --config PATH"
-        )
-    return load_config(path, check_secrets=connects)
-
-
-def _build_app(config: Config) -> App:
-    from bot.app import build_app
-
-    return build_app(config)
-
-
-def _when(moment: datetime, config: Config) -> str:
+def _when(moment: datetime, timezone: str) -> str:
     from bot.worker.notices import format_deadline
 
-    return format_deadline(moment, config.schedule.timezone)
+    return format_deadline(moment, timezone)
 
 
 # -- init --------------------------------------------------------------------
@@ -53,9 +26,10 @@ def _when(moment: datetime, config: Config) -> str:
 
 def cmd_init(args: argparse.Namespace) -> int:
     """Write the example configuration and create the empty state."""
+    from bot.config import example_config_text, load_config
     from bot.storage.db import open_database
 
-    target = Path(args.directory) / "config.yaml" if args.directory else Path(args.config)
+    target = Path(args.directory) / "config.yaml" if args.directory else setup.config_path(args)
     if target.exists():
         raise CliError(
             f"{target} exists already and is not overwritten; remove it first "
@@ -78,63 +52,51 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_deadline_show(args: argparse.Namespace) -> int:
-    from bot.schedule import DeadlinePlan, reminder_times
+    from bot.cli.league import outlook_warning
+    from bot.service.deadlines import deadline_report
 
-    config = load_config_arg(args, connects=False)
-    app = _build_app(config)
-    try:
-        deadline = app.open_round_deadline()
-        with app.db.read() as conn:
-            rnd = app.league.open_round(conn)
-        app_round = rnd.number if rnd else None
-    finally:
-        app.close()
-    plan = DeadlinePlan(config.schedule)
-    now = datetime.now(UTC)
-    if deadline is None:
+    config = setup.load(args)
+    with setup.services(config) as ctx:
+        report = deadline_report(ctx, args.count)
+    timezone = report.timezone
+    if report.deadline is None:
         print("open round: none yet (the worker opens round 1 when it starts)")
     else:
-        state = "passed, waiting for the evaluation" if deadline <= now else "open"
-        print(f"open round's deadline: {_when(deadline, config)} ({state})")
-        for hours, moment in reminder_times(deadline, config.reminders.hours_before):
-            sent = "due" if moment <= now else "planned"
-            print(f"  reminder {hours} h before: {_when(moment, config)} ({sent})")
-    source = f"cron {config.schedule.cron!r}" if config.schedule.cron else "the explicit list"
-    upcoming = plan.upcoming(max(now, deadline) if deadline else now, args.count)
-    print(f"next deadlines from {source} in {config.schedule.timezone}:")
-    if not upcoming:
+        state = "passed, waiting for the evaluation" if report.passed else "open"
+        print(f"open round's deadline: {_when(report.deadline, timezone)} ({state})")
+        for r in report.reminders:
+            sent = "due" if r.due else "planned"
+            print(f"  reminder {r.hours} h before: {_when(r.at, timezone)} ({sent})")
+    source = f"cron {report.cron!r}" if report.cron else "the explicit list"
+    print(f"next deadlines from {source} in {timezone}:")
+    if not report.upcoming:
         print("  none: the explicit list has no later deadline")
-    for moment in upcoming:
-        print(f"  {_when(moment, config)}")
-    from bot.cli.league import outlook_warning
-    from bot.service.deadlines import deadline_outlook
-
-    warning = outlook_warning(deadline_outlook(plan, deadline or now), None if deadline is None
-                              else app_round, config.schedule.timezone)
+    for moment in report.upcoming:
+        print(f"  {_when(moment, timezone)}")
+    warning = outlook_warning(report.outlook, report.round, timezone)
     if warning:
         print(warning)
     return 0
 
 
 def cmd_deadline_set(args: argparse.Namespace) -> int:
-    config = load_config_arg(args, connects=False)
+    from bot.schedule import parse_local_datetime
+    from bot.service.deadlines import DeadlineNotInFuture, set_deadline
+
+    config = setup.load(args, required=True)
     try:
         moment = parse_local_datetime(args.datetime, config.schedule.zone)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    now = datetime.now(UTC)
-    if moment <= now:
-        raise CliError(
-            f"{args.datetime!r} is {_when(moment, config)}, which is not in the future; "
-            "a deadline can only be moved to a moment after now"
-        )
-    app = _build_app(config)
-    try:
-        app.ensure_started()
-        app.set_deadline(moment)
-    finally:
-        app.close()
-    print(f"the open round's deadline is now {_when(moment, config)}")
+    with setup.services(config) as ctx:
+        try:
+            done = set_deadline(ctx, moment)
+        except DeadlineNotInFuture:
+            raise CliError(
+                f"{args.datetime!r} is {_when(moment, config.schedule.timezone)}, which is "
+                "not in the future; a deadline can only be moved to a moment after now"
+            ) from None
+    print(f"the open round's deadline is now {_when(done.deadline, config.schedule.timezone)}")
     print("a running worker re-plans the deadline and its reminders within a minute")
     return 0
 
@@ -143,11 +105,12 @@ def cmd_deadline_set(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from bot.app import build_app
     from bot.worker.lock import WorkerLock, WorkerLockedError
     from bot.worker.logs import configure_logging
     from bot.worker.scheduler import Worker
 
-    config = load_config_arg(args)
+    config = setup.load(args, connects=True)
     try:
         configure_logging(level=args.log_level.upper(), fmt=args.log_format,
                           secrets=config.secrets(), file=args.log_file)
@@ -160,7 +123,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except WorkerLockedError as exc:
         raise CliError(str(exc)) from None
     try:
-        app = _build_app(config)
+        app = build_app(config)
         try:
             return Worker(app, config, lock=lock).run()
         finally:

@@ -11,26 +11,15 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import UTC, datetime
-from pathlib import Path
 
-
-def _settings(args: argparse.Namespace) -> tuple[Path, str]:
-    """The state directory and the output language (from --config if it exists)."""
-    config_path = Path(args.config)
-    language, state = "de", Path(args.state) if args.state else None
-    if config_path.is_file():
-        from bot.config import load_config
-
-        config = load_config(config_path, check_secrets=False)
-        language = config.game.language
-        state = state or config.state_dir
-    return state or Path("state"), args.language or language
+from bot.cli import setup
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     from bot.service.health import check_state, text
 
-    state, language = _settings(args)
+    config = setup.load(args)
+    state, language = config.state_dir, setup.language(args, config)
     findings = check_state(state, now=datetime.now(UTC),
                            min_free_bytes=args.min_free_mb * 2**20)
     ok = all(f.ok for f in findings)
@@ -53,6 +42,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--min-free-mb", type=int, default=100, metavar="N",
                    help="report a problem below N MB of free disk (default: %(default)s)")
-    p.add_argument("--language", choices=("de", "en"),
+    p.add_argument("--language", dest="lang", choices=("de", "en"),
                    help="output language (default: the configuration's game.language)")
     p.set_defaults(handler=cmd_check)

@@ -12,17 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.cli import CliError
-from bot.cli.admin import load_config_arg
-from bot.cli.league import open_state
-from bot.config import Config, GameSettings
+from bot.cli import CliError, setup
 
-if TYPE_CHECKING:
-    from bot.app import App
+if TYPE_CHECKING:  # imported when used: the CLI starts fast
+    from bot.config import Config
 
 #: The console's words. ``{...}`` fields are filled with ``str.format``.
 TEXT: dict[str, dict[str, str]] = {
@@ -83,36 +80,17 @@ TEXT: dict[str, dict[str, str]] = {
 }
 
 
-def _config_or_none(args: argparse.Namespace) -> Config | None:
-    if getattr(args, "state", None) or not Path(args.config).is_file():
-        return None
-    return load_config_arg(args, connects=False)
-
-
-def _language(config: Config | None) -> str:
-    return config.game.language if config else GameSettings().language
-
-
 def _say(language: str, key: str, **values: object) -> str:
     return TEXT[language][key].format(**values)
 
 
-def _app(args: argparse.Namespace) -> App:
-    """The App of a command that queues mail (it needs the configuration)."""
-    from bot.app import build_app
-
-    return build_app(load_config_arg(args, connects=False))
-
-
-def _when(moment: datetime | str | None, config: Config | None) -> str:
+def _when(moment: datetime | str | None, config: Config) -> str:
     from bot.storage.values import time_from_db
 
     if isinstance(moment, str):
         moment = time_from_db(moment)
     if moment is None:
         return "?"
-    if config is None:
-        return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
     local = moment.astimezone(config.schedule.zone)
     return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
 
@@ -128,21 +106,18 @@ def cmd_managers(args: argparse.Namespace) -> int:
     from bot.render.formatting import psz, wp
     from bot.service.roster import managers
 
-    config = _config_or_none(args)
-    language = _language(config)
-    db = open_state(args)
-    try:
-        rows = managers(db, with_retired=args.all)
-    finally:
-        db.close()
+    config = setup.load(args)
+    language = setup.language(args, config)
+    with setup.services(config) as ctx:
+        report = managers(ctx, with_retired=args.all)
     if args.json:
-        _print_json([m.as_dict() for m in rows])
+        _print_json(report.as_list())
         return 0
-    if not rows:
+    if not report.managers:
         print(_say(language, "no_managers"))
         return 0
-    print(_say(language, "managers", n=len(rows)))
-    for m in rows:
+    print(_say(language, "managers", n=len(report.managers)))
+    for m in report.managers:
         parts = [m.address, m.display_name or "-",
                  m.language or _say(language, "language_unknown"),
                  _say(language, "last_mail", when=_when(m.last_mail, config))
@@ -154,7 +129,7 @@ def cmd_managers(args: argparse.Namespace) -> int:
         for t in m.teams:
             print(f"    {t.name} ({t.short_name})  WP {wp(t.wp, language)}  "
                   f"PSZ {psz(t.psz, language)}")
-    if rows[0].banned is None:
+    if not report.bans_known:
         print(_say(language, "ban_unknown"))
     return 0
 
@@ -165,24 +140,21 @@ def cmd_managers(args: argparse.Namespace) -> int:
 def cmd_missing(args: argparse.Namespace) -> int:
     from bot.service.roster import missing
 
-    config = _config_or_none(args)
-    language = _language(config)
-    db = open_state(args)
-    try:
-        report = missing(db)
-    finally:
-        db.close()
+    config = setup.load(args)
+    language = setup.language(args, config)
+    with setup.services(config) as ctx:
+        report = missing(ctx)
     if args.json:
-        _print_json(report.as_dict() if report else None)
+        _print_json(report.as_dict())
         return 0
-    if report is None:
+    if report.round is None:
         print(_say(language, "no_open_round"))
         return 0
     if not report.teams:
-        print(_say(language, "missing_none", round=report.round))
+        print(_say(language, "missing_none", round=report.round.number))
         return 0
-    print(_say(language, "missing", round=report.round, n=len(report.teams),
-               deadline=_when(report.deadline, config)))
+    print(_say(language, "missing", round=report.round.number, n=len(report.teams),
+               deadline=_when(report.round.deadline, config)))
     for t in report.teams:
         name = f" ({t.display_name})" if t.display_name else ""
         print(f"  {t.team} ({t.short_name}): {t.address}{name}")
@@ -195,20 +167,16 @@ def cmd_remind(args: argparse.Namespace) -> int:
     if not args.missing:
         raise CliError("say whom to remind: --missing (every team without a lineup for "
                        "the open round); the worker sends the planned reminders itself")
-    app = _app(args)
-    language = app.config.game.language
-    try:
-        queued = remind_missing(app.services, app.clock())
-        with app.db.read() as conn:
-            rnd = app.league.open_round(conn)
-    finally:
-        app.close()
-    if rnd is None:
+    config = setup.load(args, required=True)
+    language = setup.language(args, config)
+    with setup.services(config) as ctx:
+        report = remind_missing(ctx)
+    if report.round is None:
         print(_say(language, "no_open_round"))
-    elif not queued:
+    elif not report.queued:
         print(_say(language, "reminded_none"))
     else:
-        print(_say(language, "reminded", n=queued, round=rnd.number))
+        print(_say(language, "reminded", n=report.queued, round=report.round))
     return 0
 
 
@@ -224,12 +192,10 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CliError(f"cannot read the announcement {str(path)!r}: {exc.strerror}") from None
     announcement = parse_announcement(raw)
-    app = _app(args)
-    language = app.config.game.language
-    try:
-        report = broadcast(app.services, announcement, subscribers=args.all)
-    finally:
-        app.close()
+    config = setup.load(args, required=True)
+    language = setup.language(args, config)
+    with setup.services(config) as ctx:
+        report = broadcast(ctx, announcement, subscribers=args.all)
     print(_say(language, "broadcast", digest=report.digest, queued=report.queued,
                already=report.already))
     if report.skipped_banned:
@@ -242,10 +208,11 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
 
 def cmd_backup(args: argparse.Namespace) -> int:
     from bot.storage.backup import backup_database
+    from bot.storage.db import DATABASE_FILE, open_existing
 
-    config = _config_or_none(args)
-    language = _language(config)
-    db = open_state(args)
+    config = setup.load(args)
+    language = setup.language(args, config)
+    db = open_existing(config.state_dir / DATABASE_FILE)
     try:
         report = backup_database(db, Path(args.dest))
     finally:
@@ -264,12 +231,11 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_publish(args: argparse.Namespace) -> int:
-    from bot.cli.league import state_dir_from_args
     from bot.service.webroot import copy_archive
 
-    config = _config_or_none(args)
-    language = _language(config)
-    archive = state_dir_from_args(args) / "archive"
+    config = setup.load(args)
+    language = setup.language(args, config)
+    archive = config.state_dir / "archive"
     if not (archive / "index.html").is_file():
         print(_say(language, "no_archive", archive=archive))
         return 1

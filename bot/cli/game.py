@@ -11,8 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.cli import CliError
-from bot.cli.admin import load_config_arg
+from bot.cli import CliError, setup
 
 if TYPE_CHECKING:
     from bot.app import App
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
 def _app(args: argparse.Namespace, *, connects: bool = True) -> App:
     from bot.app import build_app
 
-    app = build_app(load_config_arg(args, connects=connects))
+    app = build_app(setup.load(args, connects=connects, required=True))
     app.ensure_started()
     return app
 
@@ -59,13 +58,13 @@ def _evaluate(args: argparse.Namespace) -> int:
     app = _app(args, connects=not args.dry_run)
     try:
         if args.dry_run:
-            rendered = app.dry_run(force=True)
-            if rendered is None:
+            preview = app.dry_run()
+            if preview is None:
                 print("nothing to evaluate")
                 return 0
-            print(rendered.subject)
+            print(preview.newsletter.subject)
             print()
-            print(rendered.text)
+            print(preview.newsletter.text)
             return 0
         app.poll_once()  # the inbox first: no round is played with missing lineups
         number = app.evaluate_due(force=args.force)

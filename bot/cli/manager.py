@@ -12,16 +12,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.cli import CliError
+from bot.cli import CliError, setup
 
 if TYPE_CHECKING:  # imported when used: the CLI starts fast
-    from bot.config import Config
-    from bot.league.service import League
+    from bot.service.context import Context
 
 MESSAGES = {
     "de": {
@@ -53,104 +49,54 @@ MESSAGES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class ConsoleSetup:
-    """What a console command needs: the state directory, the configuration
-    (None without one) and the output language."""
-
-    state_dir: Path
-    config: Config | None
-    language: str
+#: A console action: the use cases' context -> (message key, its fields).
+Action = Callable[["Context"], tuple[str, dict[str, object]]]
 
 
-def console_setup(args: argparse.Namespace) -> ConsoleSetup:
-    """The state directory and language: ``--state`` or the configuration's
-    ``state_dir`` (else ``state``); ``game.language`` (else German)."""
-    from bot.cli.league import DEFAULT_STATE
-
-    config = None
-    path = Path(getattr(args, "config", "") or "config.yaml")
-    if path.is_file():
-        from bot.config import load_config
-
-        config = load_config(path, check_secrets=False)
-    explicit = getattr(args, "state", None)
-    state = Path(explicit) if explicit else config.state_dir if config else DEFAULT_STATE
-    language = getattr(args, "language", None) or (config.game.language if config else "de")
-    return ConsoleSetup(state, config, language if language in MESSAGES else "de")
-
-
-def _league(setup: ConsoleSetup) -> League:
-    from bot.league.service import League
-    from bot.storage.db import DATABASE_FILE, open_existing
-
-    settings = setup.config.league_settings() if setup.config else None
-    return League(open_existing(setup.state_dir / DATABASE_FILE), settings)
-
-
-#: A console action: (setup, league) -> (message key, its fields).
-Action = Callable[[ConsoleSetup, "League"], tuple[str, dict[str, object]]]
-
-
-def _run(args: argparse.Namespace, action: Action) -> int:
+def _run(args: argparse.Namespace, action: Action, *, required: bool = False) -> int:
     from bot.league.errors import BadAddress
     from bot.league.service import UnknownManager
 
-    setup = console_setup(args)
-    text = MESSAGES[setup.language]
-    league = _league(setup)
+    config = setup.load(args, required=required)
+    language = setup.language(args, config)
+    text = MESSAGES[language if language in MESSAGES else "de"]
     try:
-        key, fields = action(setup, league)
+        with setup.services(config) as ctx:
+            key, fields = action(ctx)
     except UnknownManager as exc:
         raise CliError(text["unknown"].format(address=exc.address)) from exc
     except BadAddress as exc:
         raise CliError(text["address"].format(address=exc.address)) from exc
-    finally:
-        league.db.close()
     print(text[key].format(**fields))
     return 0
 
 
 def cmd_reset_password(args: argparse.Namespace) -> int:
-    def action(setup: ConsoleSetup, league: League) -> tuple[str, dict[str, object]]:
-        from email.utils import parseaddr
+    from bot.service.console import reset_password
 
-        from bot.service.console import reset_password
-        from bot.service.outgoing import Sender
+    def action(ctx: Context) -> tuple[str, dict[str, object]]:
+        done = reset_password(ctx, args.address)
+        return "reset", {"address": done.address, "row": done.outbox_row}
 
-        config = setup.config
-        if config is None:
-            raise CliError(
-                f"reset-password needs the configuration (the bot's address for the mail): "
-                f"no file at {args.config}; pass --config PATH"
-            )
-        name, address = parseaddr(config.mail.from_header)
-        bot_address = address or config.mail.address
-        sender = Sender(bot_address, name or config.game.name)
-        to, row = reset_password(
-            league.db, league, args.address, sender=sender,
-            game_name=config.game.name,
-            game_address=config.mail.address,
-            default_language=config.newsletter.language,
-            now=datetime.now(UTC),
-        )
-        return "reset", {"address": to, "row": row}
-
-    return _run(args, action)
+    return _run(args, action, required=True)
 
 
 def cmd_ban(args: argparse.Namespace) -> int:
-    def action(setup: ConsoleSetup, league: League) -> tuple[str, dict[str, object]]:
-        manager, before = league.ban(args.address, datetime.now(UTC))
-        return ("ban_again" if before else "ban"), {"address": manager.address}
+    from bot.service.console import ban
+
+    def action(ctx: Context) -> tuple[str, dict[str, object]]:
+        done = ban(ctx, args.address)
+        return ("ban" if done.changed else "ban_again"), {"address": done.address}
 
     return _run(args, action)
 
 
 def cmd_unban(args: argparse.Namespace) -> int:
-    def action(setup: ConsoleSetup, league: League) -> tuple[str, dict[str, object]]:
-        manager, before = league.unban(args.address)
-        return ("unban" if before else "unban_again"), {"address": manager.address}
+    from bot.service.console import unban
+
+    def action(ctx: Context) -> tuple[str, dict[str, object]]:
+        done = unban(ctx, args.address)
+        return ("unban" if done.changed else "unban_again"), {"address": done.address}
 
     return _run(args, action)
 
@@ -158,7 +104,7 @@ def cmd_unban(args: argparse.Namespace) -> int:
 def add_state_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state", metavar="DIR", help="state directory (default: from the "
                         "configuration, else 'state')")
-    parser.add_argument("--language", choices=sorted(MESSAGES),
+    parser.add_argument("--language", dest="lang", choices=sorted(MESSAGES),
                         help="language of the output (default: game.language, else de)")
 
 

@@ -9,10 +9,9 @@ Output follows ``game.language`` (German unless English).
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime
 
-from bot.cli import CliError
-from bot.cli.manager import add_state_options, console_setup
+from bot.cli import CliError, setup
+from bot.cli.manager import add_state_options
 
 MESSAGES = {
     "de": {
@@ -59,39 +58,30 @@ MESSAGES = {
 
 def cmd_rollback(args: argparse.Namespace) -> int:
     from bot.league.errors import UnknownRound
-    from bot.league.service import CannotRollBack, League
-    from bot.service.console import rollback
-    from bot.storage.db import DATABASE_FILE, open_existing
+    from bot.league.service import CannotRollBack
+    from bot.service.rollback import rollback
 
-    setup = console_setup(args)
-    text = MESSAGES[setup.language]
-    config = setup.config
-    league = League(open_existing(setup.state_dir / DATABASE_FILE),
-                    config.league_settings() if config else None)
-    now = datetime.now(UTC)
+    config = setup.load(args)
+    language = setup.language(args, config)
+    text = MESSAGES[language if language in MESSAGES else "de"]
     try:
-        undone, removed = rollback(
-            league, now, args.round, archive_dir=setup.state_dir / "archive",
-            game_name=config.game.name if config else "Turnited",
-            language=(config.newsletter.language
-                      if config else setup.language),
-            timezone=config.schedule.timezone if config else "UTC",
-        )
+        with setup.services(config) as ctx:
+            report = rollback(ctx, args.round)
+            now = ctx.clock()
     except CannotRollBack as exc:
         key = "nothing" if exc.reason == "nothing" else "later"
         raise CliError(text[key].format(round=exc.round, last=exc.last)) from exc
     except UnknownRound as exc:
         raise CliError(text["unknown"].format(round=exc.number)) from exc
-    finally:
-        league.db.close()
+    undone = report.undone
     print(text["done"].format(round=undone.round, teams=undone.teams, corrects=undone.corrects,
                               aged=text["aged"] if undone.aged else ""))
     if undone.restored:
         print(text["restored"].format(names=", ".join(undone.restored)))
     print(text["removed"].format(removed=undone.removed_round, moves=undone.kept_moves))
     print(text["mails"].format(count=undone.cancelled_mails))
-    if removed:
-        print(text["archive"].format(files=", ".join(p.name for p in removed)))
+    if report.removed:
+        print(text["archive"].format(files=", ".join(p.name for p in report.removed)))
     if undone.deadline <= now:
         print(text["deadline"].format(deadline=undone.deadline.strftime("%Y-%m-%d %H:%M UTC")))
     return 0

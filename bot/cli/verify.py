@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 
-from bot.cli import CliError
-from bot.cli.manager import ConsoleSetup, add_state_options, console_setup
+from bot.cli import CliError, setup
+from bot.cli.manager import add_state_options
 
 MESSAGES = {
     "de": {
@@ -35,16 +35,9 @@ MESSAGES = {
 }
 
 
-def _state_commitment(setup: ConsoleSetup, round_number: int) -> str | None:
-    from bot.league.service import League
-    from bot.storage.db import DATABASE_FILE, open_existing
-
-    league = League(open_existing(setup.state_dir / DATABASE_FILE))
-    try:
-        with league.db.read() as conn:
-            return league.commitment(conn, round_number)
-    finally:
-        league.db.close()
+def _state_commitment(args: argparse.Namespace, round_number: int) -> str | None:
+    with setup.services(setup.load(args)) as ctx, ctx.db.read() as conn:
+        return ctx.league.commitment(conn, round_number)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -55,12 +48,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
         seed_commitment,
     )
 
-    setup = console_setup(args)
-    text = MESSAGES[setup.language]
+    language = setup.language(args)
+    text = MESSAGES[language if language in MESSAGES else "de"]
     try:
         expected = seed_commitment(args.round, args.seed)
         published = (normalise_commitment(args.commitment) if args.commitment
-                     else _state_commitment(setup, args.round))
+                     else _state_commitment(args, args.round))
     except InvalidCommitmentError as exc:
         raise CliError(text["bad"].format(error=exc)) from exc
     if published is None:

@@ -1,5 +1,6 @@
 """What the use cases share: the database, the league, the game's settings,
-the clock and the one render cache (``Environments``, one per process)."""
+the clock, the one render cache (``Environments``, one per process) and the
+deadline plan (the game master's use cases reopen, move and list deadlines)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 from bot.league.service import League
 from bot.render.environment import Environments
+from bot.schedule import DeadlinePlan
 from bot.service.outgoing import Sender
 from bot.storage.db import Database
 
@@ -40,3 +42,6 @@ class Context:
     settings: GameSettings
     clock: Callable[[], datetime]
     environments: Environments
+    #: The planned deadlines (``schedule``) and the reminders' hours before one.
+    plan: DeadlinePlan
+    reminder_hours: tuple[int, ...] = ()

@@ -1,11 +1,13 @@
 """The remind use case: managers whose teams played recently but have no
 lineup for the open round get one reminder per round and offset, each in
 their language (``send_reminders``, the worker's); the game master's
-``remind_missing`` reminds every team without a move, once a day."""
+``remind_missing`` reminds every team without a move, once a day, and says
+what it did (``RemindReport``)."""
 
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.mail.compose import MailKind
@@ -68,18 +70,27 @@ def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
     return queued
 
 
-def remind_missing(ctx: Context, now: datetime) -> int:
+@dataclass(frozen=True, slots=True)
+class RemindReport:
+    #: The open round whose deadline is ahead (None: no round to remind of).
+    round: int | None
+    #: Reminders queued now (0: nobody is missing, or all were reminded today).
+    queued: int
+
+
+def remind_missing(ctx: Context) -> RemindReport:
     """The game master's ``remind --missing``: one reminder to every manager
     with a team that has no move (lineup or withdrawal) for the open round,
-    whether or not it played recently. At most one such reminder per manager,
-    round and day (a second run the same day queues nothing). Returns how
-    many were queued."""
+    whether or not it played recently; a banned manager gets none. At most
+    one such reminder per manager, round and day (a second run the same day
+    queues nothing)."""
     s = ctx.settings
+    now = ctx.clock()
     queued = 0
     with ctx.db.transaction() as conn:
         open_round = _round_to_remind(ctx, conn, now)
         if open_round is None:
-            return 0
+            return RemindReport(None, 0)
         rnd, info, commitment = open_round
         by_manager: dict[int, list[roster.MissingTeam]] = {}
         for team in roster.teams_without_lineup(conn, rnd.number):
@@ -105,4 +116,4 @@ def remind_missing(ctx: Context, now: datetime) -> int:
                 round_number=rnd.number,
             )
             queued += conn.total_changes != before
-    return queued
+    return RemindReport(rnd.number, queued)

@@ -44,8 +44,9 @@ def league_state(tmp_path: Path, *, mails: int = 3) -> Path:
 
 
 def check(capsys, state: Path, *extra: str) -> tuple[int, dict]:
-    code = main(["--config", str(state / "none.yaml"), "check", "--state", str(state),
-                 "--json", *extra])
+    config = state.parent / "defaults.yaml"  # every key its default
+    config.write_text("", encoding="utf-8")
+    code = main(["--config", str(config), "check", "--state", str(state), "--json", *extra])
     return code, json.loads(capsys.readouterr().out)
 
 

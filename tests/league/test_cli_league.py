@@ -6,9 +6,11 @@ import argparse
 import json
 import subprocess
 import sys
+from pathlib import Path
 
-from bot.cli import main
-from bot.cli.league import state_dir_from_args
+import pytest
+
+from bot.cli import CliError, main, setup
 
 from .conftest import Player, evaluate, lineup, make_league, register
 
@@ -56,13 +58,18 @@ def test_errors_are_one_line_with_status_2(tmp_path, capsys):
     assert "--all" in capsys.readouterr().err
 
 
-def test_state_dir_comes_from_option_config_or_default(tmp_path):
+def test_state_dir_comes_from_option_config_or_default(tmp_path, monkeypatch):
     config = tmp_path / "config.yaml"
     config.write_text("state_dir: elsewhere\n", encoding="utf-8")
     ns = argparse.Namespace
-    assert str(state_dir_from_args(ns(state="x", config=str(config)))) == "x"
-    assert state_dir_from_args(ns(state=None, config=str(config))) == tmp_path / "elsewhere"
-    assert str(state_dir_from_args(ns(state=None, config=str(tmp_path / "none.yaml")))) == "state"
+    assert setup.load(ns(state="x", config=str(config))).state_dir == Path("x").absolute()
+    assert setup.load(ns(state=None, config=str(config))).state_dir == tmp_path / "elsewhere"
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path / "empty")  # no ./config.yaml here: the defaults
+    assert setup.load(ns(state=None, config=None)).state_dir == Path("state").absolute()
+    # a --config that does not exist is named, not taken for the defaults
+    with pytest.raises(CliError, match=r"no configuration at .*none\.yaml"):
+        setup.load(ns(state=None, config=str(tmp_path / "none.yaml")))
 
 
 def test_python_m_bot_status(tmp_path):

@@ -1,0 +1,108 @@
+"""What a console command works on: the configuration, the state directory,
+the language of its output, and the service ``Context`` of the use cases.
+
+- The configuration is the ``--config`` file; without ``--config`` it is
+  ``./config.yaml`` if that exists, else the defaults (every key has one)
+  for the commands that only read or inspect a state. A ``--config`` file
+  that does not exist is an error that names it, and so is a missing
+  configuration for the commands that run the game (``run``, ``poll``,
+  ``send``, ``evaluate``, moving a deadline, mailing managers).
+- The state directory is ``--state DIR`` if given, else the configuration's
+  ``state_dir``.
+- The language is ``--lang`` if given, else ``game.language``.
+
+Read-only commands and those that only queue mail load the configuration
+without the mail password variables: nothing here connects to a server
+(queued mail waits in the outbox for the worker or ``turnited send``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.cli import CliError
+
+if TYPE_CHECKING:  # imported when used: the CLI starts fast
+    from bot.config import Config
+    from bot.service.context import Context
+
+#: The configuration read when ``--config`` is not given (if it exists).
+DEFAULT_CONFIG = "config.yaml"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def config_path(args: argparse.Namespace) -> Path:
+    """The configuration file the command reads (it may not exist)."""
+    return Path(getattr(args, "config", None) or DEFAULT_CONFIG)
+
+
+def has_config(args: argparse.Namespace) -> bool:
+    """Whether there is a configuration file to read (``--config`` or ``./config.yaml``)."""
+    return config_path(args).is_file()
+
+
+def load(args: argparse.Namespace, *, connects: bool = False, required: bool = False
+         ) -> Config:
+    """The configuration of the command, with ``--state`` applied. A command
+    that connects to the mail servers passes ``connects=True`` (then the
+    password variables must be set), one that runs the game ``required=True``."""
+    from bot.config import Config, load_config
+
+    path = config_path(args)
+    explicit = getattr(args, "config", None) is not None
+    if path.is_file():
+        config = load_config(path, check_secrets=connects)
+    elif explicit:
+        raise CliError(f"no configuration at {path}: check the path given to --config, "
+                       "or create one with `turnited init DIR`")
+    elif required or connects:
+        raise CliError(f"no configuration at {path}: create one with `turnited init DIR` "
+                       "or pass --config PATH")
+    else:
+        config = Config()
+    state = getattr(args, "state", None)
+    if state:
+        config = dataclasses.replace(config, state_dir=Path(state).absolute())
+    return config
+
+
+def language(args: argparse.Namespace, config: Config | None = None) -> str:
+    """``--lang``, else the configuration's ``game.language``."""
+    chosen = getattr(args, "lang", None)
+    if chosen:
+        return str(chosen)
+    return (config or load(args)).game.language
+
+
+@contextmanager
+def services(config: Config, *, clock: Callable[[], datetime] = utcnow
+             ) -> Iterator[Context]:
+    """The use cases' ``Context`` over the existing league database of
+    ``config.state_dir`` (``StorageError`` if there is none); closed after."""
+    from bot.config.use_cases import game_settings
+    from bot.league.service import League
+    from bot.render.environment import Environments
+    from bot.schedule import DeadlinePlan
+    from bot.service.context import Context
+    from bot.storage.db import DATABASE_FILE, open_existing
+
+    db = open_existing(config.state_dir / DATABASE_FILE)
+    try:
+        yield Context(db, League(db, config.league_settings()), game_settings(config), clock,
+                      Environments(archive_url=config.archive.url),
+                      DeadlinePlan(config.schedule), tuple(config.reminders.hours_before))
+    finally:
+        db.close()
+
+
+__all__ = ["DEFAULT_CONFIG", "config_path", "has_config", "language", "load", "services",
+           "utcnow"]

@@ -1,0 +1,81 @@
+"""The game master's ``status``: where the league stands (season, round,
+deadline, the seed's commitment, managers, teams with a lineup, never a
+lineup), what waits in the outbox and the quarantine, whose mail bounced,
+and whether the planned deadlines run out. One read of the state, a typed
+``StatusReport`` the console prints (or dumps as JSON) and a mail can say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.league.errors import NoOpenRound
+from bot.league.service import LeagueStatus
+from bot.service.context import Context
+from bot.service.deadlines import DeadlineOutlook, deadline_outlook
+from bot.storage import bounces, ledger, outbox
+from bot.storage.bounces import BouncedManager
+
+
+@dataclass(frozen=True, slots=True)
+class StatusReport:
+    now: datetime
+    #: The open round and its counts; None before round 1 opens.
+    league: LeagueStatus | None
+    #: The first planned deadline of a league not started yet (None otherwise,
+    #: or when the plan has none after now).
+    first_deadline: datetime | None
+    #: How long the planned deadlines last after the open round's (or now).
+    outlook: DeadlineOutlook
+    #: Outbox rows per state.
+    outbox: Mapping[str, int]
+    bounced: tuple[BouncedManager, ...]
+    #: Mails whose handling failed every attempt, and those waiting to be tried again.
+    quarantined: int
+    retrying: int
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON of ``turnited status --json`` (keys as monitoring reads them)."""
+        out: dict[str, object] = {
+            "now": self.now.isoformat(), "started": self.league is not None,
+            "outbox": dict(self.outbox),
+            "bounced_managers": [
+                {"address": b.address, "bounces": b.count, "last_at": b.last_at,
+                 "last_reason": b.last_reason} for b in self.bounced],
+            "quarantined_mails": self.quarantined,
+            "mails_waiting_for_retry": self.retrying,
+        }
+        s = self.league
+        if s is None:
+            out["first_deadline"] = self.first_deadline.isoformat() if self.first_deadline else None
+        else:
+            out.update(
+                season=s.season, round=s.round, round_in_season=s.round_in_season,
+                deadline=s.deadline.isoformat(), deadline_passed=s.deadline_passed,
+                evaluated_rounds=s.evaluated_rounds, managers=s.managers,
+                managers_total=s.managers_total, teams=s.teams,
+                teams_with_lineup=len(s.teams_with_lineup), commitment=s.commitment,
+            )
+        out["deadlines"] = self.outlook.as_dict()
+        return out
+
+
+def status(ctx: Context) -> StatusReport:
+    """The league's state now (reads only)."""
+    now = ctx.clock()
+    with ctx.db.read() as conn:
+        try:
+            league: LeagueStatus | None = ctx.league.status(conn, now)
+        except NoOpenRound:
+            league = None
+        bounced = tuple(bounces.bounced_managers(conn))
+        queue = outbox.counts(conn)
+        quarantined, retrying = ledger.quarantined_count(conn)
+    first = ctx.plan.next_deadline(now) if league is None else None
+    outlook = deadline_outlook(ctx.plan, league.deadline if league else now)
+    return StatusReport(now, league, first, outlook, queue, bounced, quarantined, retrying)
+
+
+__all__ = ["StatusReport", "status"]
