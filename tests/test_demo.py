@@ -28,4 +28,4 @@ def test_demo_season(tmp_path: Path) -> None:
 def test_demo_refuses_a_directory_in_use(tmp_path: Path, capsys) -> None:
     (tmp_path / "something").write_text("x")
     assert main(["demo", str(tmp_path)]) == 2
-    assert "not empty" in capsys.readouterr().err
+    assert "ist nicht leer" in capsys.readouterr().err

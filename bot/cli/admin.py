@@ -9,17 +9,10 @@ error is reported as one line (exit status 2) and nothing starts.
 from __future__ import annotations
 
 import argparse
-from datetime import datetime
 from pathlib import Path
 
 from bot.cli import CliError, setup
-
-
-def _when(moment: datetime, timezone: str) -> str:
-    from bot.worker.notices import format_deadline
-
-    return format_deadline(moment, timezone)
-
+from bot.errors import N_
 
 # -- init --------------------------------------------------------------------
 
@@ -30,21 +23,20 @@ def cmd_init(args: argparse.Namespace) -> int:
     from bot.storage.db import open_database
 
     target = Path(args.directory) / "config.yaml" if args.directory else setup.config_path(args)
+    w = setup.words(args, fallback=not target.exists())
     if target.exists():
-        raise CliError(
-            f"{target} exists already and is not overwritten; remove it first "
-            "or give another directory"
-        )
+        raise CliError(N_("%(path)s exists already and is not overwritten; remove it first or "
+                          "give another directory"), path=str(target))
     target.parent.mkdir(parents=True, exist_ok=True)
     with open(target, "x", encoding="utf-8") as handle:
         handle.write(example_config_text())
     config = load_config(target)
     db = open_database(config.state_dir)
     db.close()
-    print(f"wrote {target}")
-    print(f"created the state in {config.state_dir}")
-    print("next: edit the configuration (every key is explained in it), then start the bot "
-          f"with `turnited --config {target} run`")
+    print(w._("Wrote %(path)s.", path=str(target)))
+    print(w._("Created the state in %(path)s.", path=str(config.state_dir)))
+    print(w._("Next: edit the configuration (every key is explained in it), then start the "
+              "bot with turnited --config %(path)s run", path=str(target)))
     return 0
 
 
@@ -52,52 +44,25 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_deadline_show(args: argparse.Namespace) -> int:
-    from bot.cli.league import outlook_warning
     from bot.service.deadlines import deadline_report
 
     config = setup.load(args)
     with setup.services(config) as ctx:
         report = deadline_report(ctx, args.count)
-    timezone = report.timezone
-    if report.deadline is None:
-        print("open round: none yet (the worker opens round 1 when it starts)")
-    else:
-        state = "passed, waiting for the evaluation" if report.passed else "open"
-        print(f"open round's deadline: {_when(report.deadline, timezone)} ({state})")
-        for r in report.reminders:
-            sent = "due" if r.due else "planned"
-            print(f"  reminder {r.hours} h before: {_when(r.at, timezone)} ({sent})")
-    source = f"cron {report.cron!r}" if report.cron else "the explicit list"
-    print(f"next deadlines from {source} in {timezone}:")
-    if not report.upcoming:
-        print("  none: the explicit list has no later deadline")
-    for moment in report.upcoming:
-        print(f"  {_when(moment, timezone)}")
-    warning = outlook_warning(report.outlook, report.round, timezone)
-    if warning:
-        print(warning)
+    print("\n".join(report.lines(setup.words(args, config))))
     return 0
 
 
 def cmd_deadline_set(args: argparse.Namespace) -> int:
     from bot.schedule import parse_local_datetime
-    from bot.service.deadlines import DeadlineNotInFuture, set_deadline
+    from bot.service.deadlines import set_deadline
 
+    given = setup.utcnow()  # "in the future" means after the command was given
     config = setup.load(args, required=True)
-    try:
-        moment = parse_local_datetime(args.datetime, config.schedule.zone)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    with setup.services(config) as ctx:
-        try:
-            done = set_deadline(ctx, moment)
-        except DeadlineNotInFuture:
-            raise CliError(
-                f"{args.datetime!r} is {_when(moment, config.schedule.timezone)}, which is "
-                "not in the future; a deadline can only be moved to a moment after now"
-            ) from None
-    print(f"the open round's deadline is now {_when(done.deadline, config.schedule.timezone)}")
-    print("a running worker re-plans the deadline and its reminders within a minute")
+    moment = parse_local_datetime(args.datetime, config.schedule.zone)
+    with setup.services(config, clock=lambda: given) as ctx:
+        done = set_deadline(ctx, moment)
+    print("\n".join(done.lines(setup.words(args, config))))
     return 0
 
 
@@ -115,13 +80,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         configure_logging(level=args.log_level.upper(), fmt=args.log_format,
                           secrets=config.secrets(), file=args.log_file)
     except OSError as exc:
-        raise CliError(f"cannot write the log file {args.log_file!r}: {exc.strerror}; "
-                       "give a writable path to --log-file") from None
+        raise CliError(N_("cannot write the log file %(path)s (%(reason)s); give a writable "
+                          "path to --log-file"), path=args.log_file,
+                       reason=exc) from None
     lock = WorkerLock(config.state_dir)
     try:
         lock.acquire()
     except WorkerLockedError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(N_("another worker is already running on %(state)s (process %(pid)s "
+                          "holds %(lock)s); only one worker per state directory may run: stop "
+                          "it first, or give this one another state_dir"),
+                       state=str(exc.path.parent), pid=exc.pid or "?",
+                       lock=str(exc.path)) from None
     try:
         app = build_app(config)
         try:
@@ -158,7 +128,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     set_ = dsub.add_parser("set", help="move the open round's deadline")
     set_.add_argument(
         "datetime",
-        help="local date and time in schedule.timezone, e.g. '2026-12-06 20:00'",
+        help="local date and time in schedule.timezone, e.g. '06.12.2026 20:00' or "
+        "'2026-12-06 20:00'",
     )
     set_.set_defaults(handler=cmd_deadline_set)
 

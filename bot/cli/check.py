@@ -1,7 +1,7 @@
 """``turnited check [--state DIR] [--json] [--min-free-mb N]``: is the state
 fit to run on? Reports the database's integrity and foreign keys, its schema
 version, file permissions, free disk space, missing spool files and the
-outbox backlog (``bot.service.health``), in the game's language; exit status
+outbox backlog (``bot.service.health``), in the game's language (``--lang``); exit status
 0 when all is well, 1 when something needs the game master. It never needs
 the mail passwords and changes nothing.
 """
@@ -16,21 +16,26 @@ from bot.cli import setup
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from bot.service.health import check_state, text
+    from bot.service.health import check_state, text, topic
 
     config = setup.load(args)
-    state, language = config.state_dir, setup.language(args, config)
+    w = setup.words(args, config)
+    state = config.state_dir
     findings = check_state(state, now=datetime.now(UTC),
                            min_free_bytes=args.min_free_mb * 2**20)
     ok = all(f.ok for f in findings)
     if args.json:
         print(json.dumps({"state_dir": str(state), "ok": ok,
-                          "findings": [f.as_json(language) for f in findings]},
+                          "findings": [f.as_json(w) for f in findings]},
                          ensure_ascii=False, indent=2))
-    else:
-        mark = {True: "ok    ", False: "FEHLER" if language == "de" else "PROBLEM"}
-        for finding in findings:
-            print(f"{mark[finding.ok]:7} {finding.topic:12} {text(finding, language)}")
+        return 0 if ok else 1
+    marks = {True: w._("ok"), False: w._("PROBLEM")}
+    topics = {f.topic: topic(f.topic, w) for f in findings}
+    mark_width = max(len(m) for m in marks.values())
+    topic_width = max(len(t) for t in topics.values())
+    for finding in findings:
+        print(f"{marks[finding.ok]:{mark_width}}  {topics[finding.topic]:{topic_width}}  "
+              f"{text(finding, w)}")
     return 0 if ok else 1
 
 
@@ -42,6 +47,4 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--min-free-mb", type=int, default=100, metavar="N",
                    help="report a problem below N MB of free disk (default: %(default)s)")
-    p.add_argument("--language", dest="lang", choices=("de", "en"),
-                   help="output language (default: the configuration's game.language)")
     p.set_defaults(handler=cmd_check)

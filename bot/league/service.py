@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from bot.errors import N_
 from bot.league import evaluation as ev
 from bot.league import tables
 from bot.league.errors import BadTime, LeagueError, NoOpenRound, RoundNotOpen, UnknownRound
@@ -122,8 +123,10 @@ class UnknownManager(LeagueError):
 
     def __init__(self, address: str) -> None:
         self.address = address
-        super().__init__(f"no manager is registered with the address {address!r}; "
-                         "`turnited managers` lists them")
+        message = N_("no manager is registered with the address %(address)s; "
+                     "`turnited managers` lists them")
+        self.words = (message, {"address": address})
+        super().__init__(message % self.words[1])
 
 
 class CannotRollBack(LeagueError):
@@ -133,11 +136,13 @@ class CannotRollBack(LeagueError):
     def __init__(self, reason: str, round: int | None = None, last: int | None = None) -> None:
         self.reason, self.round, self.last = reason, round, last
         if reason == "nothing":
-            text = "no round has been evaluated yet: there is nothing to roll back"
+            message = N_("no round has been evaluated yet: there is nothing to roll back")
         else:
-            text = (f"round {round} cannot be rolled back: round {last} was evaluated after "
-                    f"it; only the last evaluated round ({last}) can be rolled back")
-        super().__init__(text)
+            message = N_("round %(round)s cannot be rolled back: round %(last)s was evaluated "
+                         "after it; only the last evaluated round (%(last)s) can be rolled "
+                         "back")
+        self.words = (message, {"round": round, "last": last})
+        super().__init__(message % self.words[1] if reason != "nothing" else message)
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,9 +87,29 @@ def message_key(message: MessageId, context: str | None = None) -> MessageKey:
     return (message if isinstance(message, str) else message[0]), context
 
 
-#: The modules that mark messages with ``N_`` (the reasons of an unreadable
-#: line, which the rules core words in English), relative to ``bot/``.
-PYTHON_SOURCES: tuple[str, ...] = ("render/reasons.py",)
+#: The modules whose messages are in the catalog, relative to ``bot/`` (glob
+#: patterns): the reasons of an unreadable line, which the rules core words in
+#: English (marked ``N_``), and everything the console says (``_``,
+#: ``ngettext`` of ``bot.render.words.Words``; errors marked ``N_``).
+PYTHON_SOURCES: tuple[str, ...] = (
+    "render/reasons.py",
+    "render/words.py",
+    "cli/*.py",
+    "demo/runner.py",
+    "league/service.py",
+    "schedule.py",
+    "service/broadcast.py",
+    "service/console.py",
+    "service/deadlines.py",
+    "service/health.py",
+    "service/preview.py",
+    "service/remind.py",
+    "service/roster.py",
+    "service/rollback.py",
+    "service/status.py",
+    "service/webroot.py",
+    "storage/backup.py",
+)
 
 
 def template_messages(templates_dir: Path) -> dict[MessageKey, tuple[MessageId, list[str]]]:
@@ -106,10 +126,13 @@ def template_messages(templates_dir: Path) -> dict[MessageKey, tuple[MessageId, 
     ):
         found.setdefault(message_key(message, context), (message, []))[1].append(filename)
     package = Path(__file__).resolve().parent.parent
-    for source in PYTHON_SOURCES:
-        with (package / source).open("rb") as handle:
-            for _lineno, message, _comments, context in extract("python", handle):
-                found.setdefault(message_key(message, context), (message, []))[1].append(source)
+    for pattern in PYTHON_SOURCES:
+        for path in sorted(package.glob(pattern)):
+            source = path.relative_to(package).as_posix()
+            with path.open("rb") as handle:
+                for _lineno, message, _comments, context in extract("python", handle):
+                    key = message_key(message, context)
+                    found.setdefault(key, (message, []))[1].append(source)
     return found
 
 

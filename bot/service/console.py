@@ -10,6 +10,7 @@ console prints and a mail reply can say.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.mail.compose import MailKind
 from bot.render.environment import Environments
@@ -18,6 +19,9 @@ from bot.render.model import RenderedMail
 from bot.render.password import render_password_mail
 from bot.service.context import Context
 from bot.service.outgoing import queue_mail
+
+if TYPE_CHECKING:
+    from bot.render.words import Words
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,12 +32,30 @@ class BanResult:
     banned: bool
     changed: bool
 
+    def lines(self, w: Words) -> list[str]:
+        if self.banned and self.changed:
+            return [w._("%(address)s is banned: his mails get no reply and change nothing, his "
+                        "teams sit out, he gets no newsletter and no reminder; his WP stay.",
+                        address=self.address)]
+        if self.banned:
+            return [w._("%(address)s was banned already; nothing changed.",
+                        address=self.address)]
+        if self.changed:
+            return [w._("The ban of %(address)s is lifted: his mails are handled again, his "
+                        "teams play again.", address=self.address)]
+        return [w._("%(address)s was not banned; nothing changed.", address=self.address)]
+
 
 @dataclass(frozen=True, slots=True)
 class PasswordReset:
     address: str
     #: The outbox row of the mail that carries the new password.
     outbox_row: int
+
+    def lines(self, w: Words) -> list[str]:
+        return [w._("New password for %(address)s made; the old one no longer works. The "
+                    "mail with the password waits in the outbox (no. %(row)s) and goes to "
+                    "%(address)s only.", address=self.address, row=self.outbox_row)]
 
 
 def ban(ctx: Context, address: str) -> BanResult:

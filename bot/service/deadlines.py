@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from bot.errors import TurnitedError
+from bot.errors import N_, TurnitedError
 from bot.schedule import DeadlinePlan, reminder_times
 from bot.service.context import Context
+
+if TYPE_CHECKING:
+    from bot.render.words import Words
 
 #: Warn while at most this many planned deadlines follow the open round's.
 WARN_AT = 1
@@ -32,6 +36,28 @@ class DeadlineOutlook:
     def as_dict(self) -> dict[str, object]:
         return {"left": self.left, "last": self.last.isoformat() if self.last else None,
                 "running_out": self.running_out}
+
+    def lines(self, w: Words, open_round: int | None) -> list[str]:
+        """The warning that the planned deadlines run out (none while enough are planned)."""
+        if not self.running_out:
+            return []
+        if self.left == 0:
+            if open_round is None:
+                return [w._("The planned deadlines run out: none is planned after the first "
+                            "round's, so no round opens after its evaluation. Add later "
+                            "date-times to schedule.deadlines or use a cron line.")]
+            return [w._("The planned deadlines run out: none is planned after the one of round "
+                        "%(round)s, so no round opens after its evaluation. Add later "
+                        "date-times to schedule.deadlines or use a cron line.",
+                        round=open_round)]
+        return [w.ngettext(
+            "The planned deadlines run out: only %(num)s is planned after the open round's "
+            "(the last: %(last)s). Add later date-times to schedule.deadlines or use a cron "
+            "line.",
+            "The planned deadlines run out: only %(num)s are planned after the open round's "
+            "(the last: %(last)s). Add later date-times to schedule.deadlines or use a cron "
+            "line.",
+            self.left or 0, last=w.when(self.last) if self.last else "?")]
 
 
 def deadline_outlook(plan: DeadlinePlan, after: datetime) -> DeadlineOutlook:
@@ -71,6 +97,38 @@ class DeadlineReport:
     def passed(self) -> bool:
         return self.deadline is not None and self.deadline <= self.now
 
+    def lines(self, w: Words) -> list[str]:
+        out = []
+        if self.deadline is None:
+            out.append(w._("No round is open yet: round 1 opens when the bot starts."))
+        else:
+            if self.passed:
+                out.append(w._("Deadline of round %(round)s: %(when)s (passed: the round waits "
+                               "for its evaluation)", round=self.round, when=self.deadline))
+            else:
+                out.append(w._("Deadline of round %(round)s: %(when)s (open)", round=self.round,
+                               when=self.deadline))
+            for r in self.reminders:
+                if r.due:
+                    line = w.ngettext("Reminder %(num)s hour before: %(when)s (due)",
+                                      "Reminder %(num)s hours before: %(when)s (due)",
+                                      r.hours, when=r.at)
+                else:
+                    line = w.ngettext("Reminder %(num)s hour before: %(when)s (planned)",
+                                      "Reminder %(num)s hours before: %(when)s (planned)",
+                                      r.hours, when=r.at)
+                out.append("  " + line)
+        if self.cron:
+            out.append(w._("The next deadlines (crontab line %(cron)s in %(zone)s):",
+                           cron=repr(self.cron), zone=self.timezone))
+        else:
+            out.append(w._("The next deadlines (the list of schedule.deadlines, %(zone)s):",
+                           zone=self.timezone))
+        if not self.upcoming:
+            out.append("  " + w._("none: the list has no later deadline"))
+        out += ["  " + w.when(moment) for moment in self.upcoming]
+        return out + self.outlook.lines(w, self.round)
+
 
 def deadline_report(ctx: Context, count: int = 3) -> DeadlineReport:
     """The open round's deadline, its reminders and the next ``count`` planned deadlines."""
@@ -93,9 +151,10 @@ class DeadlineNotInFuture(TurnitedError, ValueError):
 
     def __init__(self, deadline: datetime, now: datetime) -> None:
         self.deadline, self.now = deadline, now
-        super().__init__(f"the deadline {deadline.isoformat()} is not after now "
-                         f"({now.isoformat()}); a deadline can only be moved to a moment "
-                         "after now")
+        message = N_("%(when)s is not in the future; a deadline can only be moved to a "
+                     "moment after now")
+        self.words = (message, {"when": deadline})
+        super().__init__(message % {"when": deadline.isoformat()})
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +165,11 @@ class DeadlineSet:
     deadline: datetime
     #: Round 1 was opened for it (the league had not started yet).
     opened: bool
+
+    def lines(self, w: Words) -> list[str]:
+        return [w._("The deadline of round %(round)s is now %(when)s.", round=self.round,
+                    when=w.when(self.deadline)),
+                w._("A running bot plans the deadline and its reminders anew within a minute.")]
 
 
 def set_deadline(ctx: Context, deadline: datetime) -> DeadlineSet:

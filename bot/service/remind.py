@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from bot.mail.compose import MailKind
 from bot.render.model import RoundInfo
@@ -18,6 +19,9 @@ from bot.service.context import Context
 from bot.service.outgoing import queue_mail
 from bot.storage import reminders, roster, rounds
 from bot.storage.rounds import RoundRow
+
+if TYPE_CHECKING:
+    from bot.render.words import Words
 
 
 def _round_to_remind(ctx: Context, conn: sqlite3.Connection, now: datetime
@@ -76,6 +80,18 @@ class RemindReport:
     round: int | None
     #: Reminders queued now (0: nobody is missing, or all were reminded today).
     queued: int
+
+    def lines(self, w: Words) -> list[str]:
+        if self.round is None:
+            return [w._("No round is open for a lineup: nobody to remind.")]
+        if not self.queued:
+            return [w._("No reminder queued: every team has a lineup, or its manager was "
+                        "reminded today already.")]
+        return [w.ngettext("%(num)s reminder for round %(round)s queued in the outbox; the "
+                           "running bot sends it (or: turnited send).",
+                           "%(num)s reminders for round %(round)s queued in the outbox; the "
+                           "running bot sends them (or: turnited send).",
+                           self.queued, round=self.round)]
 
 
 def remind_missing(ctx: Context) -> RemindReport:

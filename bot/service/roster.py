@@ -7,10 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from bot.service.context import Context
 from bot.storage import roster, rounds
 from bot.storage.roster import MissingTeam, RosterManager
+from bot.storage.values import time_from_db
+
+if TYPE_CHECKING:
+    from bot.render.words import Words
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +58,26 @@ class ManagersReport:
     def as_list(self) -> list[dict[str, object]]:
         return [m.as_dict() for m in self.managers]
 
+    def lines(self, w: Words) -> list[str]:
+        if not self.managers:
+            return [w._("No manager has a team yet.")]
+        out = [w.ngettext("%(num)s manager with a team:", "%(num)s managers with a team:",
+                          len(self.managers))]
+        for m in self.managers:
+            last = time_from_db(m.last_mail) if m.last_mail else None
+            parts = [m.address, m.display_name or "-",
+                     m.language or w._("language unknown"),
+                     w._("last mail %(when)s", when=last) if last else w._("no mail yet"),
+                     w.ngettext("%(num)s bounce", "%(num)s bounces", m.bounces)]
+            if m.banned:
+                parts.append(w._("BANNED"))
+            out.append("  ".join(parts))
+            out += [f"    {t.name} ({t.short_name})  WP {w.wp(t.wp)}  PSZ {w.psz(t.psz)}"
+                    for t in m.teams]
+        if not self.bans_known:
+            out.append(w._("(this state does not know bans yet)"))
+        return out
+
 
 @dataclass(frozen=True, slots=True)
 class OpenRound:
@@ -79,6 +104,20 @@ class MissingReport:
             "teams": [{"name": t.team, "short_name": t.short_name, "address": t.address,
                        "manager": t.display_name} for t in self.teams],
         }
+
+    def lines(self, w: Words) -> list[str]:
+        r = self.round
+        if r is None:
+            return [w._("No round is open yet: round 1 opens when the bot starts.")]
+        if not self.teams:
+            return [w._("Round %(round)s: every team has sent a lineup.", round=r.number)]
+        out = [w.ngettext("Round %(round)s (deadline %(when)s): %(num)s team without a lineup:",
+                          "Round %(round)s (deadline %(when)s): %(num)s teams without a "
+                          "lineup:", len(self.teams), round=r.number, when=r.deadline)]
+        for t in self.teams:
+            name = f" ({t.display_name})" if t.display_name else ""
+            out.append(f"  {t.team} ({t.short_name}): {t.address}{name}")
+        return out
 
 
 def _view(m: RosterManager) -> ManagerView:

@@ -100,7 +100,7 @@ def test_a_corrupt_database_is_one_clear_finding(tmp_path, capsys, damage):
     data = path.read_bytes()
     path.write_bytes(b"not a database\n" * 400 if damage == "garbage" else
                      data[:4096] + b"\xff" * (len(data) - 4096))
-    code, report = check(capsys, state, "--language", "en")
+    code, report = check(capsys, state, "--lang", "en")
     assert code == 1
     [database] = [f for f in report["findings"] if f["topic"] == "database"]
     assert database["ok"] is False and database["code"] in ("db_unusable", "integrity_bad")

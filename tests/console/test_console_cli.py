@@ -93,8 +93,8 @@ def test_rollback_on_a_state_directory(tmp_path, capsys) -> None:
 
     assert cli(config, "rollback", "--state", str(app.config.state_dir)) == 0
     out = capsys.readouterr().out
-    assert "Auswertung von Runde 1 zurückgenommen" in out
-    assert "storniert: 4" in out  # 5 copies, 2 sent: 3 cancelled, and the digest
+    assert "Die Auswertung der Spielrunde 1 ist zurückgenommen" in out
+    assert "4 nicht versandte Mails der Runde" in out  # 5 copies, 2 sent: 3, and the digest
     assert not (archive / "round-001.html").exists()
     index = (archive / "index.html").read_text(encoding="utf-8")
     assert "round-001" not in index
@@ -113,7 +113,7 @@ def test_rollback_on_a_state_directory(tmp_path, capsys) -> None:
     after = state_rows(app)
     assert after == before  # same report bytes, same WP/PSZ as never rolled back
     assert cli(config, "replay", "--all", "--state", str(app.config.state_dir)) == 0
-    assert "round 1: identical" in capsys.readouterr().out
+    assert "Spielrunde 1: gleich" in capsys.readouterr().out
     # the correction reaches everyone, the two who got the first one too
     app.drain_outbox()
     corrected = [m for m in sent(app) if m["Subject"].startswith("Turnited Test: Ergebnisse")]
@@ -125,7 +125,7 @@ def test_rollback_on_a_state_directory(tmp_path, capsys) -> None:
 
     # a round that was never evaluated cannot be rolled back
     assert cli(config, "rollback", "2", "--state", str(app.config.state_dir)) == 2
-    assert "Runde 2 wurde nicht ausgewertet" in capsys.readouterr().err
+    assert "Spielrunde 2 wurde nicht ausgewertet" in capsys.readouterr().err
 
 
 def test_rollback_refusals_in_english(tmp_path, capsys) -> None:
@@ -148,10 +148,10 @@ def test_status_shows_the_commitment_and_verify_checks_it(tmp_path, capsys) -> N
     config = write_config(tmp_path)
     state = str(app.config.state_dir)
     assert cli(config, "status", "--state", state) == 0
-    line = [x for x in capsys.readouterr().out.splitlines() if "commitment" in x]
+    line = [x for x in capsys.readouterr().out.splitlines() if "Prüfsumme" in x]
     with app.db.read() as conn:
         published = app.league.commitment(conn, 1)
-    assert line == [f"Seed commitment for round 1: {published}"]
+    assert line == [f"Prüfsumme des Startwerts der Spielrunde 1: {published}"]
     clock.now = app.open_round_deadline() + timedelta(minutes=1)
     assert app.evaluate_due() == 1
     seed = app.league.stored_report(1, public=False)["seed"]
@@ -159,11 +159,11 @@ def test_status_shows_the_commitment_and_verify_checks_it(tmp_path, capsys) -> N
     # from the state, and from the command line without any state
     assert cli(config, "verify", "1", str(seed), "--state", state) == 0
     assert "Passt" in capsys.readouterr().out
-    assert main(["verify", "1", str(seed), published.upper(), "--language", "en"]) == 0
+    assert main(["verify", "1", str(seed), published.upper(), "--lang", "en"]) == 0
     assert "Matches" in capsys.readouterr().out
     assert cli(config, "verify", "1", str(seed + 1), "--state", state) == 1
     assert "Passt NICHT" in capsys.readouterr().out
-    assert cli(config, "verify", "1", str(seed), "xyz", "--language", "en") == 2
+    assert cli(config, "verify", "1", str(seed), "xyz", "--lang", "en") == 2
     assert "64 hexadecimal digits" in capsys.readouterr().err
     # the README's one-line check gives the same digest
     by_hand = subprocess.run(

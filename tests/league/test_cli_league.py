@@ -28,15 +28,17 @@ def test_status_shows_counts_and_teams_but_never_lineups(tmp_path, capsys):
     _, state = populated(tmp_path)
     assert main(["status", "--state", state]) == 0
     out = capsys.readouterr().out
-    assert "Season 1, round 2 of the season (round 2 overall; 1 evaluated)" in out
-    assert "Managers: 3 with a team" in out and "Teams: 3" in out
-    assert "Teams with a lineup for round 2: 1" in out and "Grüne Gämsen" in out
+    assert "Spielrunde 2 (Saison 1, Runde 2); 1 Runde ausgewertet" in out  # German by default
+    assert "Manager: 3 mit Team" in out and "Teams: 3" in out
+    assert "Teams mit Aufstellung für Spielrunde 2: 1" in out and "Grüne Gämsen" in out
     assert "9-9-14-14-14" not in out and "10-10-15-15-20" not in out
 
 
 def test_replay_reports_identical_and_different_rounds(tmp_path, capsys):
     league, state = populated(tmp_path)
     assert main(["replay", "1", "--state", state]) == 0
+    assert capsys.readouterr().out.strip() == "Spielrunde 1: gleich (Startwert 77)"
+    assert main(["replay", "1", "--state", state, "--lang", "en"]) == 0
     assert capsys.readouterr().out.strip() == "round 1: identical (seed 77)"
     with league.db.transaction() as conn:
         report = json.loads(conn.execute("SELECT report FROM round_results").fetchone()[0])
@@ -44,16 +46,16 @@ def test_replay_reports_identical_and_different_rounds(tmp_path, capsys):
         conn.execute("UPDATE round_results SET report = ?", (json.dumps(report),))
     assert main(["replay", "1", "--state", state]) == 1
     out = capsys.readouterr().out
-    assert "round 1: DIFFERENT" in out and '"9.9"' in out
+    assert "Spielrunde 1: ANDERS" in out and '"9.9"' in out
 
 
 def test_errors_are_one_line_with_status_2(tmp_path, capsys):
     assert main(["status", "--state", str(tmp_path / "nowhere")]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "no league database" in err
+    assert err.count("\n") == 1 and "kein Spielstand unter" in err
     _, state = populated(tmp_path)
     assert main(["replay", "5", "--state", state]) == 2
-    assert "round 5" in capsys.readouterr().err
+    assert "Spielrunde 5" in capsys.readouterr().err
     assert main(["replay", "--state", state]) == 2
     assert "--all" in capsys.readouterr().err
 
@@ -77,7 +79,7 @@ def test_python_m_bot_status(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "bot", "status", "--state", state],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert "Teams: 3" in proc.stdout
+    assert "Teams: 3" in proc.stdout and "Spielrunde 2" in proc.stdout
 
 
 def test_status_of_a_fresh_game_shows_the_planned_first_deadline(tmp_path, capsys):
@@ -87,11 +89,12 @@ def test_status_of_a_fresh_game_shows_the_planned_first_deadline(tmp_path, capsy
     assert main(["--config", config, "status"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
-    assert "No round is open yet: round 1 opens when the bot starts (turnited run)." in out
+    assert ("Noch ist keine Runde offen: Spielrunde 1 beginnt, wenn der Bot startet "
+            "(turnited run).") in out
     # the example configuration plans the Sundays at 20:00 Europe/Berlin
     planned = out.splitlines()[-1]
-    assert planned.startswith("Planned first deadline: ")
-    assert " 20:00 " in planned and "(Europe/Berlin) = " in planned and "UTC" in planned
+    assert planned.startswith("Geplanter erster Einsendeschluss: So., ")
+    assert " 20:00 " in planned and "(Europe/Berlin)" in planned
     assert "ensure_first_round" not in out and "League." not in out
 
 
@@ -100,8 +103,8 @@ def test_status_of_a_fresh_state_without_its_configuration(tmp_path, capsys):
     capsys.readouterr()
     assert main(["status", "--state", str(tmp_path / "game" / "state")]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("No round is open yet")
-    assert "First deadline: the first of the configuration's schedule.deadlines" in out
+    assert out.startswith("Noch ist keine Runde offen")
+    assert "Erster Einsendeschluss: der erste aus schedule.deadlines nach dem Start" in out
     assert "ensure_first_round" not in out
 
 
