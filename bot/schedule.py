@@ -215,9 +215,17 @@ class DeadlinePlan:
 
     def __init__(self, settings: ScheduleSettings) -> None:
         self.settings = settings
-        self._trigger: CronTrigger | None = (
-            settings.cron_trigger() if settings.cron is not None else None
-        )
+        self._cron: CronTrigger | None = None
+
+    @property
+    def _trigger(self) -> CronTrigger | None:
+        """The cron line's trigger, made when first needed (APScheduler is
+        loaded only by what asks for a cron deadline)."""
+        if self.settings.cron is None:
+            return None
+        if self._cron is None:
+            self._cron = self.settings.cron_trigger()
+        return self._cron
 
     def __repr__(self) -> str:
         if self.settings.cron is not None:
@@ -228,12 +236,13 @@ class DeadlinePlan:
         """The first deadline strictly after ``after`` (aware UTC), or None
         when the explicit list has no later entry."""
         _require_aware(after, "after")
-        if self._trigger is None:
+        trigger = self._trigger
+        if trigger is None:
             return next((d for d in self.settings.deadlines if d > after), None)
         zone = self.settings.zone
         start = (after.astimezone(UTC) + _TICK).astimezone(zone)
         while True:
-            fire: datetime | None = self._trigger.get_next_fire_time(None, start)
+            fire: datetime | None = trigger.get_next_fire_time(None, start)
             if fire is None:
                 return None
             if fire.fold == 1 and fire.replace(fold=0).utcoffset() != fire.utcoffset():

@@ -45,16 +45,13 @@ from typing import TYPE_CHECKING
 
 from bot.cli import CliError
 from bot.errors import N_
-from bot.rules.corrections import CorrectedLineup, correct
-from bot.rules.errors import InvalidLineupError, InvalidResultError
-from bot.rules.lineup import Lineup
-from bot.rules.match import MatchOdds, odds
-from bot.rules.psz import PeriodUpdate, Result, period_update
-from bot.rules.rounding import half_up, to_cents
-from bot.rules.wp import INITIAL_WP, as_wp, budget
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the rules are imported when a calculator runs: --help starts fast
     from bot.render.words import Words
+    from bot.rules.corrections import CorrectedLineup
+    from bot.rules.lineup import Lineup
+    from bot.rules.match import MatchOdds
+    from bot.rules.psz import PeriodUpdate, Result
 
 #: Places of a non-terminating decimal in the JSON output.
 JSON_PLACES = 6
@@ -67,8 +64,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("lineup", help="correct a lineup against a WP budget")
     p.add_argument("lineup", nargs="+", metavar="LINEUP",
                    help="e.g. 10-10-15-15-20 or T10 A10 V15 M15 S20")
-    p.add_argument("--wp", default=str(INITIAL_WP),
-                   help="the team's WP, a decimal such as 95.3 (default: %(default)s)")
+    p.add_argument("--wp", help="the team's WP, a decimal such as 95.3 (default: a new "
+                   "team's WP)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=cmd_lineup)
 
@@ -76,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("x", metavar="X", help="lineup of the first team, e.g. 10-10-15-15-20")
     p.add_argument("y", metavar="Y", help="lineup of the second team")
     p.add_argument("--wp", action="append", metavar="WP",
-                   help=f"the teams' WP (default: {INITIAL_WP}); once for both teams, "
+                   help="the teams' WP (default: a new team's WP); once for both teams, "
                    "twice for X and Y: each lineup is corrected for floor(WP)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=cmd_match)
@@ -111,6 +108,8 @@ def fraction_text(x: Fraction) -> str:
 def decimal_text(x: Fraction, places: int = JSON_PLACES) -> str:
     """``x`` as a decimal string: exact if it ends within ``places`` decimals,
     else rounded half up to ``places``; no trailing zeros (``233``, ``232.5``)."""
+    from bot.rules.rounding import half_up
+
     scaled = half_up(x * 10**places)
     return f"{Decimal(f'{scaled}E-{places}').normalize():f}"
 
@@ -123,6 +122,8 @@ def shown(number: object, lang: str) -> str:
 
 def percent_text(p: Fraction, lang: str) -> str:
     """A probability in per cent with two decimals, halves up."""
+    from bot.rules.rounding import to_cents
+
     return f"{shown(to_cents(p * 100), lang)} %"
 
 
@@ -131,6 +132,8 @@ def percent_text(p: Fraction, lang: str) -> str:
 def parse_lineup(text: str, w: Words) -> Lineup:
     """``Lineup.parse`` with its error in the output's language."""
     from bot.render.reasons import reason
+    from bot.rules.errors import InvalidLineupError
+    from bot.rules.lineup import Lineup
 
     try:
         return Lineup.parse(text)
@@ -140,8 +143,12 @@ def parse_lineup(text: str, w: Words) -> Lineup:
                        text=repr(exc.text), reason=reason(exc.reason, w.language)) from None
 
 
-def parse_wp(text: str) -> Decimal:
-    """``as_wp`` with its error in the output's language."""
+def parse_wp(text: str | None) -> Decimal:
+    """``as_wp`` with its error in the output's language (None: a new team's WP)."""
+    from bot.rules.wp import INITIAL_WP, as_wp
+
+    if text is None:
+        return INITIAL_WP
     try:
         return as_wp(text)
     except ValueError:
@@ -150,6 +157,9 @@ def parse_wp(text: str) -> Decimal:
 
 
 def cmd_lineup(args: argparse.Namespace) -> int:
+    from bot.rules.corrections import correct
+    from bot.rules.wp import budget
+
     w = _words(args)
     lineup = parse_lineup(" ".join(args.lineup), w)
     wp = parse_wp(args.wp)
@@ -197,8 +207,12 @@ def lineup_text(corrected: CorrectedLineup, wp: Decimal, w: Words) -> str:
 # ---------------------------------------------------------------- match
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from bot.rules.corrections import correct
+    from bot.rules.match import odds
+    from bot.rules.wp import budget
+
     w = _words(args)
-    given = args.wp or [str(INITIAL_WP)]
+    given: list[str | None] = args.wp or [None]
     if len(given) > 2:
         raise CliError(N_("--wp at most twice (for X and Y), not %(count)s times"),
                        count=len(given))
@@ -259,6 +273,8 @@ def match_text(
     x: Lineup, y: Lineup, result: MatchOdds, w: Words,
     played: tuple[CorrectedLineup, CorrectedLineup] | None = None,
 ) -> str:
+    from bot.rules.rounding import to_cents
+
     lang = w.language
     (cx, cy), (px, py), (gx, gy) = result.chances, result.goal_probability, result.expected_goals
     lines = []
@@ -313,6 +329,8 @@ def cmd_psz(args: argparse.Namespace) -> int:
 
 def rate_file(path: Path, *, bound: bool = True) -> list[PlayerPeriod]:
     """Read the CSV and rate every player, in the order of first appearance."""
+    from bot.rules.psz import Result, period_update
+
     periods = []
     for player in read_games(path):
         results = [r for _, r in player.games]
@@ -385,6 +403,9 @@ def _add_game(
     path: Path, line: int, cell: dict[str, str], players: dict[str, PlayerGames],
     *, decimal_comma: bool,
 ) -> None:
+    from bot.rules.errors import InvalidResultError
+    from bot.rules.psz import Result
+
     name = cell["player"]
     if not name:
         raise CliError(N_("%(path)s:%(line)s: the player's name is empty"), path=str(path),
@@ -421,6 +442,8 @@ def _psz(path: Path, line: int, column: str, text: str, decimal_comma: bool) -> 
 
 
 def period_json(period: PlayerPeriod) -> dict[str, object]:
+    from bot.rules.rounding import half_up, to_cents
+
     update = period.update
     return {
         "player": period.player,
@@ -439,6 +462,8 @@ def period_json(period: PlayerPeriod) -> dict[str, object]:
 
 
 def psz_text(periods: list[PlayerPeriod], bound: bool, w: Words) -> str:
+    from bot.rules.rounding import half_up, to_cents
+
     lang = w.language
     header = w._("Player|Games|W|D|L|PSZ before|Points|PSZ after|rounded").split("|")
     rows = [

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import secrets
 import sys
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
@@ -41,16 +40,11 @@ from typing import TYPE_CHECKING, Any
 
 from bot.cli import CliError
 from bot.errors import N_
-from bot.render.reasons import reason
-from bot.rules.corrections import correct
-from bot.rules.errors import InvalidLineupError, RulesError
-from bot.rules.lineup import Lineup
-from bot.rules.psz import INITIAL_PSZ
-from bot.rules.tournament import GM_PREFIX, Entrant, Points, validate_entrants
-from bot.rules.wp import INITIAL_WP, budget
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported when used: the CLI starts fast
     from bot.render.words import Words
+    from bot.rules.lineup import Lineup
+    from bot.rules.tournament import Entrant, Points
 
 #: Monte Carlo runs of a preview (a real round: the configuration, 100 000).
 PREVIEW_SIMULATIONS = 10_000
@@ -87,6 +81,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def parse_points(text: str) -> Points:
+    from bot.rules.tournament import Points
+
     parts = str(text).replace(",", "-").replace("/", "-").split("-")
     try:
         values = [int(p) for p in parts]
@@ -104,6 +100,10 @@ def parse_points(text: str) -> Points:
 
 
 def _lineup(value: Any, where: str, w: Words) -> Lineup:
+    from bot.render.reasons import reason
+    from bot.rules.errors import InvalidLineupError
+    from bot.rules.lineup import Lineup
+
     if isinstance(value, list):
         if len(value) != 5 or not all(isinstance(v, int) and not isinstance(v, bool)
                                       for v in value):
@@ -144,6 +144,12 @@ def load_teams(path: Path, notes: Callable[[str], None], w: Words) -> list[Entra
     """Read TEAMS.yaml into corrected entrants; ``notes`` receives one line per
     corrected lineup. Raises ``CliError`` with a one-line message for bad input."""
     import yaml
+
+    from bot.rules.corrections import correct
+    from bot.rules.errors import RulesError
+    from bot.rules.psz import INITIAL_PSZ
+    from bot.rules.tournament import GM_PREFIX, Entrant, validate_entrants
+    from bot.rules.wp import INITIAL_WP, budget
 
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -356,6 +362,8 @@ def render_text(report: dict, w: Words) -> str:
 
 def draw_seed() -> int:
     """A fresh seed for a preview without ``--seed`` (from the OS's generator)."""
+    import secrets
+
     return secrets.randbelow(SEED_RANGE)
 
 

@@ -4,11 +4,14 @@ each value is read from ``Config`` here, in one place, so the App only wires."""
 from __future__ import annotations
 
 from email.utils import parseaddr
+from typing import TYPE_CHECKING
 
 from bot.config.load import Config
 from bot.service.context import GameSettings
-from bot.service.inbound import IngestSettings
 from bot.service.outgoing import Sender
+
+if TYPE_CHECKING:  # the inbound pipeline is imported by what ingests mail only
+    from bot.service.inbound import IngestSettings
 
 
 def sender_of(config: Config) -> Sender:
@@ -31,6 +34,8 @@ def game_settings(config: Config) -> GameSettings:
 
 def ingest_settings(config: Config) -> IngestSettings:
     """What the inbound use case needs: the bot's addresses, the spool, the limits."""
+    from bot.service.inbound import IngestSettings
+
     sender, limits = sender_of(config), config.mail.limits
     return IngestSettings(
         bot_address=config.mail.address, spool_dir=config.state_dir / "spool",

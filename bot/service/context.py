@@ -8,12 +8,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bot.league.service import League
-from bot.render.environment import Environments
-from bot.schedule import DeadlinePlan
-from bot.service.outgoing import Sender
-from bot.storage.db import Database
+if TYPE_CHECKING:  # types only: a use case's module imports what it calls
+    from bot.league.service import League
+    from bot.render.environment import Environments
+    from bot.schedule import DeadlinePlan
+    from bot.service.outgoing import Sender
+    from bot.storage.db import Database
 
 
 @dataclass(frozen=True, slots=True)
