@@ -83,19 +83,27 @@ def _send(args: argparse.Namespace) -> int:
     return 1 if report.failed else 0
 
 
+def _preview(args: argparse.Namespace) -> int:
+    """``evaluate --dry-run``: the preview use case; its first line says which seed."""
+    from bot.service.preview import preview
+
+    config = setup.load(args, required=True)
+    w = setup.words(args, config)
+    with setup.services(config) as ctx:
+        result = preview(ctx, language=w.language)
+    if result is None:
+        print(w._("No round is open: there is nothing to evaluate."))
+        return 0
+    print(result.preview.text)
+    return 0
+
+
 def _evaluate(args: argparse.Namespace) -> int:
-    app = _app(args, connects=not args.dry_run)
+    if args.dry_run:
+        return _preview(args)
+    app = _app(args)
     w = setup.words(args, app.config)
     try:
-        if args.dry_run:
-            preview = app.dry_run()
-            if preview is None:
-                print(w._("No round is open: there is nothing to evaluate."))
-                return 0
-            print(preview.newsletter.subject)
-            print()
-            print(preview.newsletter.text)
-            return 0
         app.poll_once()  # the inbox first: no round is played with missing lineups
         number = app.evaluate_due(force=args.force)
         if number is None:
@@ -151,7 +159,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                 "turnited --config game/config.yaml evaluate --dry-run | less")
     p.add_argument("--force", action="store_true", help="evaluate now, before the deadline")
     p.add_argument("--dry-run", action="store_true",
-                   help="print the newsletter of an evaluation now without changing anything")
+                   help="a preview: the newsletter of an evaluation now, changing nothing; "
+                   "before the deadline with a fresh random seed, not the committed one "
+                   "(RULES.md §13); listed in the round's digest")
     p.set_defaults(handler=_evaluate)
     p = _parser(sub, "demo",
                 "two seasons with 40 simulated managers on the embedded Maildir transport",

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from email import policy
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from bot.config import Config
 from bot.demo.players import DemoManager, DemoTeam, make_managers
 from bot.mail.maildir_transport import deliver, read_sent
 from bot.render.words import Words
+from bot.storage import outbox
 from bot.storage.permissions import private_umask
 
 BOT = "turnited@demo.example"
@@ -53,7 +55,9 @@ class DemoSummary:
     reminders: int = 0
     deleted: list[str] = field(default_factory=list)
     winners: list[tuple[int, str]] = field(default_factory=list)
-    top_wp: list[tuple[str, str, str]] = field(default_factory=list)
+    #: The player teams' titles (a GM team's win is no title: the hall of fame's rule).
+    titles: Counter[str] = field(default_factory=Counter)
+    top_wp: list[tuple[str, str, Decimal]] = field(default_factory=list)
     last_newsletter: Path | None = None
     archive_index: Path | None = None
     seconds: float = 0.0
@@ -112,14 +116,20 @@ class DemoRun:
         self.read_replies()
 
     def read_replies(self) -> None:
+        fresh = []
         for sent in read_sent(self.app.config.maildir_root):
             if sent.key in self.seen:
                 continue
             self.seen.add(sent.key)
-            msg = email.message_from_bytes(sent.raw, policy=policy.default)
+            fresh.append(email.message_from_bytes(sent.raw, policy=policy.default))
+        if not fresh:
+            return
+        with self.app.db.read() as conn:  # what each mail is, as the outbox stored it
+            kinds = outbox.kinds(conn, (str(m["Message-ID"]).strip() for m in fresh))
+        for msg in fresh:
             to = msg["To"].addresses[0].addr_spec if msg["To"] else ""
-            kind = msg.get("Auto-Submitted", "")
-            if kind == "auto-replied":
+            kind = kinds.get(str(msg["Message-ID"]).strip(), "")
+            if kind == "reply":
                 self.summary.replies += 1
                 body = msg.get_body(("plain",))
                 text = body.get_content() if body else ""
@@ -130,9 +140,9 @@ class DemoRun:
                     doomed = manager.learn(text)
                     if doomed:
                         self.doomed[manager.address] = doomed
-            elif "Erinnerung" in str(msg["Subject"]) or "Reminder" in str(msg["Subject"]):
+            elif kind == "reminder":
                 self.summary.reminders += 1
-            elif to != GM:
+            elif kind == "newsletter":
                 self.summary.newsletters += 1
                 manager = self.by_address.get(to)
                 body = msg.get_body(("plain",))
@@ -214,6 +224,9 @@ class DemoRun:
         public = self.app.league.stored_report(number, public=True)
         champion = public["placings"][0] if public.get("placings") else "-"
         self.summary.winners.append((number, champion))
+        gm_teams = {t["name"] for t in public.get("teams", []) if t.get("gm")}
+        if champion != "-" and champion not in gm_teams:  # as the hall of fame counts titles
+            self.summary.titles[champion] += 1
         self.summary.rounds = number
         shown = f"{number:2d}"
         self.log("  " + self.words.ngettext(
@@ -224,7 +237,7 @@ class DemoRun:
     def finish(self) -> DemoSummary:
         with self.app.db.read() as conn:
             rows = self.app.league.wp_table(conn, self.summary.rounds)
-        self.summary.top_wp = [(r.team, r.manager, f"{r.wp:.2f}") for r in rows[:5]]
+        self.summary.top_wp = [(r.team, r.manager, r.wp) for r in rows[:5]]
         archive = self.app.config.state_dir / "archive"
         self.summary.last_newsletter = archive / f"round-{self.summary.rounds:03d}.html"
         self.summary.archive_index = archive / "index.html"
@@ -275,9 +288,10 @@ def format_summary(s: DemoSummary, w: Words | None = None) -> str:
             "one: %(deleted)s", newsletters=s.newsletters, reminders=s.reminders,
             deleted=len(s.deleted)),
         w._("Winners: %(winners)s", winners=", ".join(f"{n}: {name}" for n, name in s.winners)),
-        w._("Most titles: %(teams)s", teams=_most_titles(s) or "-"),
+        w._("Most titles: %(teams)s", teams=", ".join(
+            f"{name} ({s.titles[name]})" for name in most_titles(s)) or "-"),
         w._("Top of the WP table:"),
-        *(f"  {team:<30} {manager:<24} {wp:>7}" for team, manager, wp in s.top_wp),
+        *(f"  {team:<30} {manager:<24} {w.wp(wp):>7}" for team, manager, wp in s.top_wp),
         "",
         w._("Last newsletter (HTML): %(path)s", path=str(s.last_newsletter)),
         w._("Archive index: %(path)s", path=str(s.archive_index)),
@@ -288,6 +302,9 @@ def format_summary(s: DemoSummary, w: Words | None = None) -> str:
     return "\n".join(lines)
 
 
-def _most_titles(s: DemoSummary) -> str:
-    kinds = Counter(w for _, w in s.winners)
-    return kinds.most_common(1)[0][0] if kinds else ""
+def most_titles(s: DemoSummary) -> list[str]:
+    """The player teams with the most titles, by name (the hall of fame's first ones)."""
+    if not s.titles:
+        return []
+    most = max(s.titles.values())
+    return sorted(name for name, count in s.titles.items() if count == most)

@@ -344,34 +344,54 @@ class League:
 
     # -- the game master's console ------------------------------------------------
 
-    def rollback(self, now: datetime, round_number: int | None = None) -> RolledBack:
-        """Undo the last evaluation (``round_number``, if given, must be it):
-        WP, PSZ, deleted teams, ageing, its stored result and WP history; the
-        round is open again with its moves and committed seed, and its
-        newsletters and digest not sent yet are cancelled (sent ones stay).
-        The next evaluation corrects it (``RoundRow.corrects``)."""
-        _aware("now", now)
+    def rollback_target(self, conn: sqlite3.Connection, round_number: int | None = None
+                        ) -> RoundRow:
+        """The round a rollback would take back: the last evaluated one
+        (``round_number``, if given, must be it). Raises ``CannotRollBack`` or
+        ``UnknownRound`` saying why not; changes nothing."""
+        last = round_rows.last_evaluated(conn)
+        if last is None:
+            raise CannotRollBack("nothing")
+        if round_number is not None and round_number != last.number:
+            if round_rows.round_by_number(conn, round_number) is None:
+                raise UnknownRound(round_number)
+            if round_number > last.number:
+                raise UnknownRound(round_number, "has been evaluated")
+            raise CannotRollBack("later", round_number, last.number)
+        return last
+
+    def rollback(self, now: datetime, round_number: int | None = None, *,
+                 deadline: datetime | None = None) -> RolledBack:
+        """``rollback_in`` in a transaction of its own."""
         with self.db.transaction() as conn:
-            last = round_rows.last_evaluated(conn)
-            if last is None:
-                raise CannotRollBack("nothing")
-            if round_number is not None and round_number != last.number:
-                if round_rows.round_by_number(conn, round_number) is None:
-                    raise UnknownRound(round_number)
-                if round_number > last.number:
-                    raise UnknownRound(round_number, "has been evaluated")
-                raise CannotRollBack("later", round_number, last.number)
-            following = round_rows.round_by_number(conn, last.number + 1)
-            if following is None or not following.is_open:
-                raise ev.EvaluationError(
-                    f"round {last.number} is the last evaluated round but round "
-                    f"{last.number + 1} is not open"
-                )
-            kept = len(move_rows.current_moves(conn, following.number))
-            undone = ev.undo_round(conn, last, following)
-            cancelled = outbox.cancel_unsent(conn, last.number, ("newsletter", "digest"))
-            reopened = round_rows.round_by_number(conn, last.number)
-            assert reopened is not None
+            return self.rollback_in(conn, now, round_number, deadline=deadline)
+
+    def rollback_in(self, conn: sqlite3.Connection, now: datetime,
+                    round_number: int | None = None, *,
+                    deadline: datetime | None = None) -> RolledBack:
+        """Undo the last evaluation (``round_number``, if given, must be it),
+        inside the caller's transaction: WP, PSZ, deleted teams, ageing, its
+        stored result and WP history; the round is open again with its moves
+        and committed seed (and ``deadline``, if given, else the one it had),
+        and its newsletters and digest not sent yet are cancelled (sent ones
+        stay). The next evaluation corrects it (``RoundRow.corrects``)."""
+        _aware("now", now)
+        if deadline is not None:
+            _aware("deadline", deadline)
+        last = self.rollback_target(conn, round_number)
+        following = round_rows.round_by_number(conn, last.number + 1)
+        if following is None or not following.is_open:
+            raise ev.EvaluationError(
+                f"round {last.number} is the last evaluated round but round "
+                f"{last.number + 1} is not open"
+            )
+        kept = len(move_rows.current_moves(conn, following.number))
+        undone = ev.undo_round(conn, last, following)
+        cancelled = outbox.cancel_unsent(conn, last.number, ("newsletter", "digest"))
+        if deadline is not None:
+            round_rows.set_deadline(conn, last.number, deadline)
+        reopened = round_rows.round_by_number(conn, last.number)
+        assert reopened is not None
         return RolledBack(last.number, reopened.corrects, undone.restored, undone.teams,
                           undone.aged, following.number, kept, cancelled, reopened.deadline)
 
@@ -448,9 +468,10 @@ class League:
         return tables.psz_table(conn, round_number, self.settings.listed_rounds)
 
     def recipients(self, conn: sqlite3.Connection) -> list[Recipient]:
-        """Every manager with at least one team (the newsletter's recipients)."""
+        """Every manager with at least one team (the newsletter's recipients),
+        but a banned one (RULES.md §13: he gets no newsletter)."""
         return [Recipient(m.id, m.address, m.display_name, m.language)
-                for m in manager_rows.active_recipients(conn)]
+                for m in manager_rows.active_recipients(conn) if not m.banned]
 
     def status(self, conn: sqlite3.Connection, now: datetime) -> LeagueStatus:
         _aware("now", now)

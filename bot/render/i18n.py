@@ -143,6 +143,7 @@ def message_key(message: MessageId, context: str | None = None) -> MessageKey:
 #: English (marked ``N_``), and everything the console says (``_``,
 #: ``ngettext`` of ``bot.render.words.Words``; errors marked ``N_``).
 PYTHON_SOURCES: tuple[str, ...] = (
+    "render/notices.py",
     "render/reasons.py",
     "render/words.py",
     "cli/*.py",

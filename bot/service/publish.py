@@ -24,13 +24,15 @@ from bot.render.archive import write_archive
 from bot.render.digest import render_digest
 from bot.render.model import RenderedMail, RoundInfo
 from bot.render.newsletter import render_newsletter
+from bot.render.notices import preview_lines
 from bot.render.personal import TeamFacts, personal_block, render_personal, splice
 from bot.render.site import SiteData, write_site
+from bot.render.words import Words
 from bot.rules.lots import seed_commitment
 from bot.rules.report import RoundReport
 from bot.service.context import Context
 from bot.service.outgoing import queue_mail
-from bot.storage import history, ledger, outbox, results, rounds, teams
+from bot.storage import history, ledger, outbox, previews, results, rounds, teams
 from bot.storage import moves as move_rows
 from bot.storage.ledger import InboundKind, Outcome
 
@@ -217,6 +219,7 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
         stuck = outbox.waiting_since(conn, ctx.clock() - timedelta(days=1))
         deleted = teams.deleted_in(conn, round_number)
         quarantined = ledger.quarantined_between(conn, start, end)
+        previewed = previews.of_round(conn, round_number)
     attention = [f"{a}: {t}" for a, _k, t in outcome if t.startswith(Outcome.INTERNAL_ERROR)]
     if stuck:
         attention.append(f"{stuck} outgoing mail(s) waiting for more than a day")
@@ -245,6 +248,9 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
     forged = [f"{a}: {t}" for a, _k, t in outcome if t.startswith(Outcome.FORGED)]
     if forged:
         stats["forged"] = forged
+    if previewed:  # RULES.md §13: every preview of the round is listed
+        stats["previews"] = preview_lines(previewed, Words(ctx.settings.language,
+                                                           ctx.settings.timezone))
     return stats
 
 

@@ -322,6 +322,21 @@ def canonical_manager_addresses_v7(conn: sqlite3.Connection) -> None:
             conn.execute("UPDATE managers SET address = ? WHERE id = ?", (canonical, manager_id))
 
 
+#: The game master's previews of an open round (``evaluate --dry-run``, the
+#: mail command ``Vorschau``): when, whether with a fresh seed (before the
+#: deadline, RULES.md §13) and from where; the round's digest lists them.
+PREVIEWS_V8 = """
+CREATE TABLE previews (
+    id    INTEGER PRIMARY KEY,
+    round INTEGER NOT NULL,
+    at    TEXT NOT NULL,
+    fresh INTEGER NOT NULL CHECK (fresh IN (0, 1)),
+    via   TEXT NOT NULL
+);
+CREATE INDEX previews_round ON previews (round);
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
     Migration(2, "language of each manager", MANAGER_LANGUAGE_V2),
@@ -332,6 +347,7 @@ MIGRATIONS: tuple[Migration, ...] = (
               outbox_keeps_no_sent_bodies_v6),
     Migration(7, "one spelling of each manager's address (IDNA domains in Unicode)",
               canonical_manager_addresses_v7),
+    Migration(8, "the game master's previews of a round", PREVIEWS_V8),
 )
 
 _LEDGER = """

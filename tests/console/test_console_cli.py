@@ -7,9 +7,10 @@ from __future__ import annotations
 import email
 import re
 import subprocess
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from email import policy
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 import yaml
@@ -91,10 +92,11 @@ def test_rollback_on_a_state_directory(tmp_path, capsys) -> None:
     archive = app.config.state_dir / "archive"
     assert (archive / "round-001.html").exists()
 
-    assert cli(config, "rollback", "--state", str(app.config.state_dir)) == 0
+    assert cli(config, "rollback", "--state", str(app.config.state_dir), "--yes") == 0
     out = capsys.readouterr().out
     assert "Die Auswertung der Spielrunde 1 ist zurückgenommen" in out
     assert "4 nicht versandte Mails der Runde" in out  # 5 copies, 2 sent: 3, and the digest
+    assert "5 Manager erfahren per Mail" in out
     assert not (archive / "round-001.html").exists()
     index = (archive / "index.html").read_text(encoding="utf-8")
     assert "round-001" not in index
@@ -107,8 +109,21 @@ def test_rollback_on_a_state_directory(tmp_path, capsys) -> None:
         assert conn.execute("SELECT COUNT(*) FROM round_results").fetchone()[0] == 0
         assert conn.execute("SELECT COUNT(*) FROM wp_history").fetchone()[0] == 0
         assert conn.execute("SELECT COUNT(*) FROM teams WHERE wp != '90'").fetchone()[0] == 0
-    assert app.open_round_deadline() < clock.now  # round 1 is open again, due
+    # round 1 is open again until the next planned deadline, never one in the past
+    reopened = app.open_round_deadline()
+    assert reopened > datetime.now(UTC)
+    assert reopened.astimezone(ZoneInfo("Europe/Berlin")).strftime("%a %H:%M") == "Sun 20:00"
+    app.drain_outbox()
+    notices = [m for m in sent(app) if "zurückgenommen" in str(m["Subject"])]
+    assert sorted(a.addr_spec for m in notices for a in m["To"].addresses) == sorted(
+        f"m{i}@player.example" for i in range(5))
+    body = notices[0].get_body(("plain",)).get_content()
+    assert "Ergebnisse gelten nicht mehr" in body
+    assert f"{reopened.astimezone(ZoneInfo('Europe/Berlin')).day}. " in body
+    assert str(notices[0]["Subject"]) == ("Turnited Test: Spielrunde 1 zurückgenommen, neuer "
+                                          "Einsendeschluss")
 
+    clock.now = reopened + timedelta(minutes=1)
     assert app.evaluate_due() == 1
     after = state_rows(app)
     assert after == before  # same report bytes, same WP/PSZ as never rolled back

@@ -193,6 +193,7 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
     conn = sqlite3.connect(tmp_path / "state" / "turnited.sqlite3")
     with conn:
         conn.execute("DROP TABLE round_seeds")
+        conn.execute("DROP TABLE previews")  # v8
         conn.execute("ALTER TABLE rounds DROP COLUMN corrects")
         conn.execute("ALTER TABLE managers DROP COLUMN banned_at")
         conn.execute("UPDATE rounds SET seed = NULL WHERE state = 'open'")

@@ -30,8 +30,8 @@ def test_the_first_compile_is_kept_and_read_again(cache: Path):
     assert compile_fresh().gettext(MESSAGE) == GERMAN
     (kept,) = cache.iterdir()
     assert kept.name.startswith("messages-de-") and kept.suffix == ".mo"
-    kept.write_bytes(kept.read_bytes().replace("Archiv der Ergebnisse".encode(),
-                                               "Archiv DER Ergebnisse".encode()))
+    kept.write_bytes(kept.read_bytes().replace(b"Archiv der Ergebnisse",
+                                               b"Archiv DER Ergebnisse"))
     assert compile_fresh().gettext(MESSAGE) == "%(game_name)s: Archiv DER Ergebnisse"
 
 
