@@ -9,12 +9,9 @@ is idempotent or guarded by the ledger and the outbox's stable Message-IDs).
 
 from __future__ import annotations
 
-import dataclasses
 import logging
-import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from bot import wiring
@@ -24,11 +21,12 @@ from bot.league.settings import LeagueSettings
 from bot.mail.transport import MailSender, MailSource
 from bot.render.model import RenderedMail
 from bot.schedule import DeadlinePlan
-from bot.service import notices, publish, remind, retention, sending_budget
+from bot.service import deadlines, notices, publish, remind, retention, sending_budget
 from bot.service.context import Context
 from bot.service.deadlines import deadline_outlook
 from bot.service.drain import DrainReport
 from bot.service.inbound import Ingestor, PollReport, poll
+from bot.service.preview import PreviewResult, preview
 from bot.storage.db import Database, open_database
 
 log = logging.getLogger(__name__)
@@ -50,11 +48,11 @@ class App:
         self.config, self.clock, self.source, self.sender = config, clock, source, sender
         self.db = db or open_database(config.state_dir)
         self.league = League(self.db, league_settings or wiring.league_settings(config))
-        self.plan = DeadlinePlan(config.schedule)
         self.environments = wiring.render_cache(config)
         self.services: Context = wiring.service_context(
             config, self.db, clock=clock, league=self.league, environments=self.environments)
         self.ingestor = Ingestor(self.services, wiring.ingest_settings(config))
+        self.plan: DeadlinePlan = self.services.settings.deadline_plan
 
     def ensure_started(self) -> None:
         """Open round 1 (with the first planned deadline) in an empty league."""
@@ -73,13 +71,7 @@ class App:
         return rnd.deadline if rnd else None
 
     def set_deadline(self, deadline: datetime) -> None:
-        with self.db.read() as conn:
-            rnd = self.league.open_round(conn)
-        if rnd is None:
-            raise ValueError("there is no open round to set a deadline for")
-        if deadline <= self.clock():
-            raise ValueError(f"deadline {deadline.isoformat()} is not in the future")
-        self.league.set_deadline(rnd.number, deadline)
+        deadlines.set_deadline(self.services, deadline)
 
     def poll_once(self) -> PollReport:
         """Read the inbox up to now; raises ``TransportError`` when it cannot."""
@@ -160,18 +152,10 @@ class App:
     def send_reminders(self, now: datetime | None = None, hours_before: int = 0) -> int:
         return remind.send_reminders(self.services, now or self.clock(), hours_before)
 
-    def dry_run(self, *, force: bool = True) -> RenderedMail | None:
-        """Evaluate a copy of the state and render its newsletter; changes nothing."""
-        with tempfile.TemporaryDirectory(prefix="turnited-dry-") as tmp:
-            state = Path(tmp)
-            self.db.copy_to(state)
-            twin = App(dataclasses.replace(self.config, state_dir=state), source=self.source,
-                       sender=self.sender, clock=self.clock, db=open_database(state),
-                       league_settings=self.league.settings)
-            result = twin._evaluate(self.clock(), force=force)
-            rendered = twin.render_round(result.round) if result else None
-            twin.db.close()
-            return rendered
+    def dry_run(self) -> PreviewResult | None:
+        """The preview: the open round evaluated on a copy of the state, its
+        newsletter rendered; changes nothing (``bot.service.preview``)."""
+        return preview(self.services)
 
     def close(self) -> None:
         for part in (self.source, self.sender, self.db):

@@ -3,9 +3,9 @@
 ``ScheduleSettings`` is either a crontab line evaluated in a time zone or an
 explicit list of moments. ``cron_trigger`` turns a standard 5-field crontab
 line into an APScheduler trigger (weekday numbers as in crontab, 0 and 7 =
-Sunday); ``parse_local_datetime`` reads a local date-time such as
-``'2026-12-06 20:00'`` and refuses the hours a change of summer time skips
-or repeats. The configuration calls both to validate its ``schedule``
+Sunday); ``parse_local_datetime`` reads a local date-time in German or ISO
+form (``'06.12.2026 20:00'``, ``'2026-12-06 20:00'``) and refuses the hours
+a change of summer time skips or repeats. The configuration calls both to validate its ``schedule``
 section; nothing here knows the configuration.
 
 A ``DeadlinePlan`` answers "what is the first deadline strictly after this
@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
+
+from bot.errors import N_, TurnitedError
 
 if TYPE_CHECKING:
     from apscheduler.triggers.cron import CronTrigger
@@ -105,35 +107,75 @@ def cron_trigger(expr: str, zone: ZoneInfo) -> CronTrigger:
     return CronTrigger.from_crontab(" ".join(fields), timezone=zone)
 
 
-_LOCAL_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?([+-]\d{2}:?\d{2}|Z)?")
+class DateTimeError(TurnitedError, ValueError):
+    """Text that is no date and time a deadline can be (the message names the
+    input and what would be right; ``words`` for the console's language)."""
+
+    def __init__(self, message: str, /, **values: object) -> None:
+        self.words = (message, values)
+        super().__init__(message % values)
+
+
+_ISO = re.compile(
+    r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})(?:[ T](?P<time>\d{2}:\d{2}(?::\d{2})?"
+    r"(?:[+-]\d{2}:?\d{2}|Z)?))?")
+_GERMAN = re.compile(
+    r"(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})(?:,?\s+(?:"
+    r"(?P<H>\d{1,2}):(?P<M>\d{2})(?::(?P<S>\d{2}))?(?:\s*Uhr)?|(?P<H2>\d{1,2})\s*Uhr))?",
+    re.IGNORECASE)
+
+
+def _read(text: str) -> datetime:
+    """The date-time written in ``text``, naive (local) or with its offset."""
+    iso, german = _ISO.fullmatch(text), _GERMAN.fullmatch(text)
+    match = iso or german
+    if match is None:
+        raise DateTimeError(N_("%(text)s is not a date and time; write e.g. '17.01.2027 20:00' or "
+                               "'2027-01-17 20:00'"),
+                            text=repr(text))
+    has_time = bool(match["time"]) if iso else bool(match["H"] or match["H2"])
+    if not has_time:
+        raise DateTimeError(N_("%(text)s has no time of day; write e.g. '17.01.2027 20:00' or "
+                               "'2027-01-17 20:00'"),
+                            text=repr(text))
+    try:
+        if iso:
+            return datetime.fromisoformat(text.replace("Z", "+00:00"))
+        assert german is not None
+        return datetime(int(german["y"]), int(german["m"]), int(german["d"]),
+                        int(german["H"] or german["H2"]), int(german["M"] or 0),
+                        int(german["S"] or 0))
+    except ValueError:
+        raise DateTimeError(N_("%(text)s is not a valid date and time (there is no such day "
+                               "or hour); write e.g. '17.01.2027 20:00' or '2027-01-17 20:00'"),
+                            text=repr(text)) from None
 
 
 def parse_local_datetime(value: str | datetime, zone: ZoneInfo) -> datetime:
-    """A deadline given as local date and time (``'2026-12-06 20:00'``) in
-    ``zone``, or with an explicit offset (``'2026-10-25 02:30+01:00'``),
-    as an aware UTC datetime.
+    """A deadline given as local date and time in ``zone``, as an aware UTC
+    datetime. Both forms a person writes are read, everywhere a date is given
+    (the command line, the configuration, a game master's mail): German
+    ``17.01.2027 20:00`` (also ``17.1.2027, 20:00 Uhr``, ``17.01.2027 20
+    Uhr``, with seconds) and ISO ``2027-01-17 20:00`` (also with ``T``,
+    seconds, and an explicit offset: ``2026-10-25 02:30+01:00``, ``...Z``).
 
-    Raises ``ValueError`` for text that is no date-time, a date without a
-    time, a local time that does not exist (the hour skipped when clocks go
-    forward) or one that happens twice (clocks go back) without an offset.
+    Raises ``DateTimeError`` (a ``ValueError``) for text that is no
+    date-time, a date without a time, a day or hour that does not exist, a
+    local time that does not exist (the hour skipped when clocks go forward)
+    or one that happens twice (clocks go back) without an offset.
     """
     if isinstance(value, datetime):
         moment = value
     elif isinstance(value, date):
-        raise ValueError(f"{value.isoformat()!r} has no time of day; write e.g. '{value} 20:00'")
+        raise DateTimeError(N_("%(text)s has no time of day; write e.g. '17.01.2027 20:00' or "
+                               "'2027-01-17 20:00'"),
+                            text=repr(value.isoformat()))
     elif isinstance(value, str):
-        text = value.strip()
-        if not _LOCAL_DATETIME.fullmatch(text):
-            raise ValueError(
-                f"{value!r} is not a date and time; "
-                "write 'YYYY-MM-DD HH:MM', e.g. '2026-12-06 20:00'"
-            )
-        try:
-            moment = datetime.fromisoformat(text)
-        except ValueError as exc:
-            raise ValueError(f"{value!r} is not a valid date and time: {exc}") from None
+        moment = _read(" ".join(value.split()))
     else:
-        raise ValueError(f"{value!r} is not a date and time; write 'YYYY-MM-DD HH:MM'")
+        raise DateTimeError(N_("%(text)s is not a date and time; write e.g. '17.01.2027 20:00' or "
+                               "'2027-01-17 20:00'"),
+                            text=repr(value))
     if moment.tzinfo is not None:
         return moment.astimezone(UTC)
     first = moment.replace(tzinfo=zone, fold=0)
@@ -141,17 +183,13 @@ def parse_local_datetime(value: str | datetime, zone: ZoneInfo) -> datetime:
     if first.utcoffset() != second.utcoffset():
         stamp = moment.strftime("%Y-%m-%d %H:%M")
         if first.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != moment:
-            raise ValueError(
-                f"{stamp!r} does not exist in {zone.key} (the clocks jump forward); "
-                "choose a time outside the skipped hour"
-            )
-        offsets = " or ".join(
-            f"'{stamp}{_offset(d.utcoffset())}'" for d in (first, second)
-        )
-        raise ValueError(
-            f"{stamp!r} happens twice in {zone.key} (the clocks go back); "
-            f"add the offset: {offsets}"
-        )
+            raise DateTimeError(N_("%(stamp)s does not exist in %(zone)s (the clocks jump "
+                                   "forward); choose a time outside the skipped hour"),
+                                stamp=repr(stamp), zone=zone.key)
+        early, late = (f"'{stamp}{_offset(d.utcoffset())}'" for d in (first, second))
+        raise DateTimeError(N_("%(stamp)s happens twice in %(zone)s (the clocks go back); add "
+                               "the offset: %(early)s or %(late)s"),
+                            stamp=repr(stamp), zone=zone.key, early=early, late=late)
     return first.astimezone(UTC)
 
 
@@ -177,9 +215,17 @@ class DeadlinePlan:
 
     def __init__(self, settings: ScheduleSettings) -> None:
         self.settings = settings
-        self._trigger: CronTrigger | None = (
-            settings.cron_trigger() if settings.cron is not None else None
-        )
+        self._cron: CronTrigger | None = None
+
+    @property
+    def _trigger(self) -> CronTrigger | None:
+        """The cron line's trigger, made when first needed (APScheduler is
+        loaded only by what asks for a cron deadline)."""
+        if self.settings.cron is None:
+            return None
+        if self._cron is None:
+            self._cron = self.settings.cron_trigger()
+        return self._cron
 
     def __eq__(self, other: object) -> bool:
         """Two plans of the same schedule are the same plan."""
@@ -197,12 +243,13 @@ class DeadlinePlan:
         """The first deadline strictly after ``after`` (aware UTC), or None
         when the explicit list has no later entry."""
         _require_aware(after, "after")
-        if self._trigger is None:
+        trigger = self._trigger
+        if trigger is None:
             return next((d for d in self.settings.deadlines if d > after), None)
         zone = self.settings.zone
         start = (after.astimezone(UTC) + _TICK).astimezone(zone)
         while True:
-            fire: datetime | None = self._trigger.get_next_fire_time(None, start)
+            fire: datetime | None = trigger.get_next_fire_time(None, start)
             if fire is None:
                 return None
             if fire.fold == 1 and fire.replace(fold=0).utcoffset() != fire.utcoffset():

@@ -61,6 +61,7 @@ def game_settings(config: Config) -> GameSettings:
         archive_dir=config.state_dir / "archive",
         extra_recipients=tuple(config.newsletter.extra_recipients),
         deadline_plan=DeadlinePlan(config.schedule),
+        reminder_hours=tuple(config.reminders.hours_before),
     )
 
 

@@ -47,7 +47,7 @@ def assert_one_line_error(code: int, out: str, err: str, command: str, *needles:
     assert code == 2
     assert out == ""
     assert err.count("\n") == 1 and err.endswith("\n"), err
-    assert err.startswith(f"turnited {command}: error: ")
+    assert err.startswith((f"turnited {command}: error: ", f"turnited {command}: Fehler: "))
     assert "Traceback" not in err
     for needle in needles:
         assert needle in err, (needle, err)
@@ -104,7 +104,7 @@ def test_lineup_text_in_german_and_english(capsys):
     assert "Budget: 95 WP" in out and "95,3" in out
     assert "Obergrenze 10 für Torwart/Ausputzer: T 12 -> 10" in out
     assert "3:1-Regel: M 40 -> 30" in out
-    assert "Kürzung aufs Budget: S 30 -> 29" in out
+    assert "Kürzung auf das Budget: S 30 -> 29" in out  # the newsletter's words
     code, out, _ = run(capsys, "lineup", "12-3-10-40-50", "--wp", "95.3", "--lang", "en")
     assert "Lineup:        10-3-10-30-29" in out
     assert "3:1 rule: S 50 -> 30" in out and "shortened to the budget: S 30 -> 29" in out
@@ -331,14 +331,16 @@ def test_psz_reads_semicolons_with_decimal_commas(capsys, tmp_path):
 def test_psz_errors_name_the_line(capsys, tmp_path, content: str, needles: list[str]):
     path = tmp_path / "bad.csv"
     path.write_text(content, encoding="utf-8")
-    assert_one_line_error(*run(capsys, "psz", str(path)), "psz", str(path), *needles)
+    assert_one_line_error(*run(capsys, "psz", str(path), "--lang", "en"), "psz", str(path),
+                          *needles)
 
 
 def test_psz_missing_file_and_binary_file(capsys, tmp_path):
-    assert_one_line_error(*run(capsys, "psz", str(tmp_path / "none.csv")), "psz", "none.csv")
+    assert_one_line_error(*run(capsys, "psz", str(tmp_path / "none.csv")), "psz", "none.csv",
+                          "ist nicht lesbar")
     binary = tmp_path / "bin.csv"
     binary.write_bytes(b"\xff\xfe\x00\x81player")
-    assert_one_line_error(*run(capsys, "psz", str(binary)), "psz")
+    assert_one_line_error(*run(capsys, "psz", str(binary)), "psz", "kein UTF-8-Text")
 
 
 def test_psz_results_every_word(capsys, tmp_path):

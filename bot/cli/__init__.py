@@ -4,6 +4,15 @@ the library. Each sub-command lives in its own module with a
 for an unusable database, OS errors) become one-line messages on stderr with
 exit status 2, never tracebacks. Every command runs with the umask 0o077
 (``bot.storage.permissions``): the state it writes is private to its user.
+
+Every command speaks the game's language (``game.language``, German unless
+the configuration says English; ``--lang`` on every command chooses): its
+output and its errors come from the message catalog of the mails
+(``bot.render.words``). The help texts (``--help``) and argparse's own usage
+errors are in English.
+
+A module imports what a command needs when it runs, so that ``--help`` and
+the calculators start fast (``bench/bench_cli_start.py``).
 """
 
 from __future__ import annotations
@@ -11,7 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from bot.errors import TurnitedError
 
@@ -30,9 +39,32 @@ COMMAND_MODULES: tuple[str, ...] = (
     "importing",
 )
 
+#: The languages of the output (``bot.render.formatting.LANGUAGES``).
+LANGUAGES = ("de", "en")
+
 
 class CliError(TurnitedError):
-    """A user error the CLI reports as one line with exit status 2."""
+    """A user error the CLI reports as one line with exit status 2.
+
+    ``message`` is a catalog message (English, ``%(name)s`` placeholders,
+    marked with ``N_``), ``values`` fill it in; the console says it in the
+    game's language."""
+
+    def __init__(self, message: str, /, **values: object) -> None:
+        self.words = (message, values)
+        english = {k: v.strerror or v if isinstance(v, OSError) else v
+                   for k, v in values.items()}
+        super().__init__(message % english if values else message)
+
+
+def _leaves(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """The parsers that run a command (those without sub-commands of their own)."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        yield parser
+    for action in subs:
+        for child in dict.fromkeys(action.choices.values()):
+            yield from _leaves(child)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,14 +73,19 @@ def build_parser() -> argparse.ArgumentParser:
         description="Game master bot for Turnited, the play-by-email football tournament.",
     )
     parser.add_argument(
-        "--config",
-        default=None,  # None: config.yaml if there is one (bot.config.config_file)
-        help="path of the YAML configuration (default: config.yaml)",
+        "--config", metavar="PATH",
+        help="path of the YAML configuration (default: ./config.yaml if it exists, "
+        "else the defaults)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         module = importlib.import_module(f"bot.cli.{name}")
         module.register(sub)
+    for command in dict.fromkeys(sub.choices.values()):
+        for leaf in _leaves(command):
+            leaf.add_argument("--lang", choices=LANGUAGES,
+                              help="language of the output (default: game.language of the "
+                              "configuration, else de)")
     return parser
 
 
@@ -64,10 +101,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except (TurnitedError, ValueError, OSError) as exc:
-        said = getattr(exc, "in_language", None)  # an error worded in the catalog
-        language = getattr(args, "lang", None) or getattr(args, "language", None) or "de"
-        line = said(language) if said else f"error: {exc}"
-        print(f"turnited {args.command}: {line}", file=sys.stderr)
+        from bot.cli import setup
+
+        w = setup.words(args, fallback=True)
+        print(w._("turnited %(command)s: error: %(message)s", command=args.command,
+                  message=w.error(exc)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

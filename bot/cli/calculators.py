@@ -22,10 +22,13 @@ otherwise rounded half up to six places (the exact value is in the
 ``*_fraction`` keys as ``"n/d"``); ``psz_cents`` is the stored two-decimal
 form and ``psz_rounded`` the whole number shown in tables (halves up).
 
-Text output is German (default, with decimal commas) or English (``--lang
-en``); a lineup or WP the calculators cannot read is reported in the same
-language. User errors are raised as ``CliError``/``ValueError`` and become
-one line on stderr with exit status 2 (``bot.cli.main``).
+Text output is in the game's language (``game.language`` of a configuration
+in the folder, else German with decimal commas; ``--lang en`` chooses
+English), through the message catalog; a lineup, WP or CSV the calculators
+cannot read is reported in the same language. User errors are raised as
+``CliError`` and become one line on stderr with exit status 2
+(``bot.cli.main``). Only the rules core and the catalog are imported: the
+calculators start fast.
 """
 
 from __future__ import annotations
@@ -38,108 +41,41 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.cli import CliError
-from bot.render.reasons import reason
-from bot.rules.corrections import CorrectedLineup, correct
-from bot.rules.errors import InvalidLineupError, InvalidResultError
-from bot.rules.lineup import Lineup
-from bot.rules.match import MatchOdds, odds
-from bot.rules.psz import PeriodUpdate, Result, period_update
-from bot.rules.rounding import half_up, to_cents
-from bot.rules.wp import INITIAL_WP, as_wp, budget
+from bot.errors import N_
+
+if TYPE_CHECKING:  # the rules are imported when a calculator runs: --help starts fast
+    from bot.render.words import Words
+    from bot.rules.corrections import CorrectedLineup
+    from bot.rules.lineup import Lineup
+    from bot.rules.match import MatchOdds
+    from bot.rules.psz import PeriodUpdate, Result
 
 #: Places of a non-terminating decimal in the JSON output.
 JSON_PLACES = 6
 CSV_COLUMNS = ("player", "psz", "opponent_psz", "result")
-
-TEXT: dict[str, dict[str, str]] = {
-    "de": {
-        "sent": "Eingabe:       {lineup}",
-        "plays": "Aufstellung:   {lineup}",
-        "cost": "Kosten:        {cost} WP (Budget: {budget} WP, die abgerundeten {wp} WP)",
-        "no_corrections": "Keine Korrekturen: die Aufstellung gilt wie eingegeben.",
-        "corrections": "Korrekturen:",
-        "correction": "  {rule}: {row} {before} -> {after}",
-        "back_cap": "Obergrenze 10 für Torwart/Ausputzer",
-        "three_to_one": "3:1-Regel",
-        "budget": "Kürzung aufs Budget",
-        "versus": "{x} gegen {y}",
-        "as_typed": "{side} spielt wie eingegeben (Budget {budget} WP).",
-        "not_as_typed": "{side} spielt nicht wie eingegeben: {sent} wird zu {played} "
-                        "(Budget {budget} WP):",
-        "side_x": "X",
-        "side_y": "Y",
-        "bad_lineup": "ungültige Aufstellung {text!r}: {reason}; erwartet werden fünf "
-                      "ganze Zahlen T-A-V-M-S, z. B. '10-10-15-15-20'",
-        "bad_wp": "WP {text!r} ist keine Zahl >= 0; erwartet z. B. 95,3",
-        "too_many_wp": "--wp höchstens zweimal (für X und Y), nicht {n}-mal",
-        "chances": "Torchancen:          {cx} : {cy}",
-        "per_chance": "Tor je Chance:       {px} : {py}",
-        "expected": "Erwartete Tore:      {gx} : {gy}",
-        "win": "Sieg:                {p}",
-        "draw": "Unentschieden:       {p}",
-        "loss": "Niederlage:          {p}",
-        "psz_title": "PSZ-Bilanz ({bound})",
-        "bound_on": "mit Begrenzung auf Null",
-        "bound_off": "ohne Begrenzung auf Null",
-        "psz_header": "Spieler|Spiele|S|U|N|PSZ alt|Punkte|PSZ neu|gerundet",
-    },
-    "en": {
-        "sent": "Sent:          {lineup}",
-        "plays": "Lineup:        {lineup}",
-        "cost": "Cost:          {cost} WP (budget: {budget} WP, the {wp} WP rounded down)",
-        "no_corrections": "No corrections: the lineup plays as sent.",
-        "corrections": "Corrections:",
-        "correction": "  {rule}: {row} {before} -> {after}",
-        "back_cap": "cap of 10 for goalkeeper/sweeper",
-        "three_to_one": "3:1 rule",
-        "budget": "shortened to the budget",
-        "versus": "{x} against {y}",
-        "as_typed": "{side} plays as typed (budget {budget} WP).",
-        "not_as_typed": "{side} would not play as typed: {sent} becomes {played} "
-                        "(budget {budget} WP):",
-        "side_x": "X",
-        "side_y": "Y",
-        "bad_lineup": "invalid lineup {text!r}: {reason}; expected five whole numbers "
-                      "T-A-V-M-S, e.g. '10-10-15-15-20'",
-        "bad_wp": "invalid WP {text!r}: expected a decimal number >= 0 such as '95.3'",
-        "too_many_wp": "--wp at most twice (for X and Y), not {n} times",
-        "chances": "Goal chances:        {cx} : {cy}",
-        "per_chance": "Goal per chance:     {px} : {py}",
-        "expected": "Expected goals:      {gx} : {gy}",
-        "win": "Win:                 {p}",
-        "draw": "Draw:                {p}",
-        "loss": "Loss:                {p}",
-        "psz_title": "PSZ balance ({bound})",
-        "bound_on": "bounded at zero",
-        "bound_off": "not bounded at zero",
-        "psz_header": "Player|Games|W|D|L|PSZ before|Points|PSZ after|rounded",
-    },
-}
+#: The column of the values in the text output of ``lineup`` and ``match``.
+LINEUP_COLUMN, MATCH_COLUMN = 15, 21
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    lang = {"choices": sorted(TEXT), "default": "de",
-            "help": "language of the text output (default: %(default)s)"}
-
     p = sub.add_parser("lineup", help="correct a lineup against a WP budget")
     p.add_argument("lineup", nargs="+", metavar="LINEUP",
                    help="e.g. 10-10-15-15-20 or T10 A10 V15 M15 S20")
-    p.add_argument("--wp", default=str(INITIAL_WP),
-                   help="the team's WP, a decimal such as 95.3 (default: %(default)s)")
+    p.add_argument("--wp", help="the team's WP, a decimal such as 95.3 (default: a new "
+                   "team's WP)")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--lang", **lang)
     p.set_defaults(handler=cmd_lineup)
 
     p = sub.add_parser("match", help="exact odds of lineup X against lineup Y as they play")
     p.add_argument("x", metavar="X", help="lineup of the first team, e.g. 10-10-15-15-20")
     p.add_argument("y", metavar="Y", help="lineup of the second team")
     p.add_argument("--wp", action="append", metavar="WP",
-                   help=f"the teams' WP (default: {INITIAL_WP}); once for both teams, "
+                   help="the teams' WP (default: a new team's WP); once for both teams, "
                    "twice for X and Y: each lineup is corrected for floor(WP)")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--lang", **lang)
     p.set_defaults(handler=cmd_match)
 
     p = sub.add_parser("psz", help="new PSZ after a period of games from a CSV file")
@@ -147,8 +83,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-bound", dest="bound", action="store_false",
                    help="do not bound wins below and losses above zero")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--lang", **lang)
     p.set_defaults(handler=cmd_psz)
+
+
+def _words(args: argparse.Namespace) -> Words:
+    from bot.cli import setup
+
+    return setup.words(args)
+
+
+def _aligned(rows: list[tuple[str, object]], width: int) -> list[str]:
+    """``label value`` lines with the values in one column (at least ``width``)."""
+    column = max(width, *(len(label) + 1 for label, _ in rows))
+    return [f"{label:<{column}}{value}" for label, value in rows]
 
 
 # ---------------------------------------------------------------- formatting
@@ -161,6 +108,8 @@ def fraction_text(x: Fraction) -> str:
 def decimal_text(x: Fraction, places: int = JSON_PLACES) -> str:
     """``x`` as a decimal string: exact if it ends within ``places`` decimals,
     else rounded half up to ``places``; no trailing zeros (``233``, ``232.5``)."""
+    from bot.rules.rounding import half_up
+
     scaled = half_up(x * 10**places)
     return f"{Decimal(f'{scaled}E-{places}').normalize():f}"
 
@@ -173,73 +122,109 @@ def shown(number: object, lang: str) -> str:
 
 def percent_text(p: Fraction, lang: str) -> str:
     """A probability in per cent with two decimals, halves up."""
+    from bot.rules.rounding import to_cents
+
     return f"{shown(to_cents(p * 100), lang)} %"
 
 
 # ---------------------------------------------------------------- lineup
 
-def parse_lineup(text: str, lang: str) -> Lineup:
+def parse_lineup(text: str, w: Words) -> Lineup:
     """``Lineup.parse`` with its error in the output's language."""
+    from bot.render.reasons import reason
+    from bot.rules.errors import InvalidLineupError
+    from bot.rules.lineup import Lineup
+
     try:
         return Lineup.parse(text)
     except InvalidLineupError as exc:
-        raise CliError(TEXT[lang]["bad_lineup"].format(
-            text=exc.text, reason=reason(exc.reason, lang))) from None
+        raise CliError(N_("invalid lineup %(text)s: %(reason)s; expected five whole numbers "
+                          "T-A-V-M-S, e.g. '10-10-15-15-20'"),
+                       text=repr(exc.text), reason=reason(exc.reason, w.language)) from None
 
 
-def parse_wp(text: str, lang: str) -> Decimal:
-    """``as_wp`` with its error in the output's language."""
+def parse_wp(text: str | None) -> Decimal:
+    """``as_wp`` with its error in the output's language (None: a new team's WP)."""
+    from bot.rules.wp import INITIAL_WP, as_wp
+
+    if text is None:
+        return INITIAL_WP
     try:
         return as_wp(text)
     except ValueError:
-        raise CliError(TEXT[lang]["bad_wp"].format(text=text)) from None
+        raise CliError(N_("invalid WP %(text)s: expected a decimal number >= 0 such as "
+                          "'95.3'"), text=repr(text)) from None
 
 
 def cmd_lineup(args: argparse.Namespace) -> int:
-    lineup = parse_lineup(" ".join(args.lineup), args.lang)
-    wp = parse_wp(args.wp, args.lang)
+    from bot.rules.corrections import correct
+    from bot.rules.wp import budget
+
+    w = _words(args)
+    lineup = parse_lineup(" ".join(args.lineup), w)
+    wp = parse_wp(args.wp)
     corrected = correct(lineup, budget(wp))
     if args.json:
         _print_json(corrected.to_json())
     else:
-        sys.stdout.write(lineup_text(corrected, wp, args.lang))
+        sys.stdout.write(lineup_text(corrected, wp, w))
     return 0
 
 
-def lineup_text(corrected: CorrectedLineup, wp: Decimal, lang: str = "de") -> str:
-    t = TEXT[lang]
-    lines = [
-        t["sent"].format(lineup=corrected.original),
-        t["plays"].format(lineup=corrected.lineup),
-        t["cost"].format(cost=corrected.lineup.cost, budget=corrected.budget, wp=shown(wp, lang)),
-    ]
+def rule_name(rule: str, w: Words) -> str:
+    """A correction's rule (``Correction.rule``) in words."""
+    match rule:
+        case "back_cap":
+            return w._("cap of 10 for goalkeeper/sweeper")
+        case "three_to_one":
+            return w._("3:1 rule")
+        case "budget":
+            return w._("shortened to the budget")
+    return rule
+
+
+def correction_lines(corrected: CorrectedLineup, w: Words) -> list[str]:
+    return [f"  {rule_name(c.rule, w)}: {c.row} {c.before} -> {c.after}"
+            for c in corrected.corrections]
+
+
+def lineup_text(corrected: CorrectedLineup, wp: Decimal, w: Words) -> str:
+    lines = _aligned([
+        (w._("Sent:"), corrected.original),
+        (w._("Lineup:"), corrected.lineup),
+        (w._("Cost:"), w._("%(cost)s WP (budget: %(budget)s WP, the %(wp)s WP rounded down)",
+                           cost=corrected.lineup.cost, budget=corrected.budget,
+                           wp=shown(wp, w.language))),
+    ], LINEUP_COLUMN)
     if not corrected.corrections:
-        lines.append(t["no_corrections"])
+        lines.append(w._("No corrections: the lineup plays as sent."))
     else:
-        lines.append(t["corrections"])
-        lines += [
-            t["correction"].format(rule=t[c.rule], row=c.row, before=c.before, after=c.after)
-            for c in corrected.corrections
-        ]
+        lines.append(w._("Corrections:"))
+        lines += correction_lines(corrected, w)
     return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------- match
 
 def cmd_match(args: argparse.Namespace) -> int:
-    lang = args.lang
-    given = args.wp or [str(INITIAL_WP)]
+    from bot.rules.corrections import correct
+    from bot.rules.match import odds
+    from bot.rules.wp import budget
+
+    w = _words(args)
+    given: list[str | None] = args.wp or [None]
     if len(given) > 2:
-        raise CliError(TEXT[lang]["too_many_wp"].format(n=len(given)))
-    wps = [parse_wp(w, lang) for w in given]
+        raise CliError(N_("--wp at most twice (for X and Y), not %(count)s times"),
+                       count=len(given))
+    wps = [parse_wp(text) for text in given]
     wp_x, wp_y = wps[0], wps[-1]
-    x, y = parse_lineup(args.x, lang), parse_lineup(args.y, lang)
+    x, y = parse_lineup(args.x, w), parse_lineup(args.y, w)
     played = (correct(x, budget(wp_x)), correct(y, budget(wp_y)))
     result = odds(played[0].lineup, played[1].lineup)
     if args.json:
         _print_json(match_json(result, played))
     else:
-        sys.stdout.write(match_text(x, y, result, lang, played))
+        sys.stdout.write(match_text(x, y, result, w, played))
     return 0
 
 
@@ -271,39 +256,41 @@ def match_json(
     }
 
 
-def played_text(side: str, corrected: CorrectedLineup, lang: str = "de") -> list[str]:
+def played_text(side: str, corrected: CorrectedLineup, w: Words) -> list[str]:
     """Whether a lineup plays as typed, and if not how and why (one line each)."""
-    t = TEXT[lang]
     if not corrected.changed:
-        return [t["as_typed"].format(side=side, budget=corrected.budget)]
+        return [w._("%(side)s plays as typed (budget %(budget)s WP).", side=side,
+                    budget=corrected.budget)]
     return [
-        t["not_as_typed"].format(side=side, sent=corrected.original, played=corrected.lineup,
-                                 budget=corrected.budget),
-        *(t["correction"].format(rule=t[c.rule], row=c.row, before=c.before, after=c.after)
-          for c in corrected.corrections),
+        w._("%(side)s would not play as typed: %(sent)s becomes %(played)s (budget %(budget)s "
+            "WP):", side=side, sent=corrected.original, played=corrected.lineup,
+            budget=corrected.budget),
+        *correction_lines(corrected, w),
     ]
 
 
 def match_text(
-    x: Lineup, y: Lineup, result: MatchOdds, lang: str = "de",
+    x: Lineup, y: Lineup, result: MatchOdds, w: Words,
     played: tuple[CorrectedLineup, CorrectedLineup] | None = None,
 ) -> str:
-    t = TEXT[lang]
+    from bot.rules.rounding import to_cents
+
+    lang = w.language
     (cx, cy), (px, py), (gx, gy) = result.chances, result.goal_probability, result.expected_goals
     lines = []
     if played is not None:
-        lines += played_text(t["side_x"], played[0], lang)
-        lines += played_text(t["side_y"], played[1], lang)
+        lines += played_text("X", played[0], w)
+        lines += played_text("Y", played[1], w)
         x, y = played[0].lineup, played[1].lineup
-    lines += [
-        t["versus"].format(x=x, y=y),
-        t["chances"].format(cx=cx, cy=cy),
-        t["per_chance"].format(px=percent_text(px, lang), py=percent_text(py, lang)),
-        t["expected"].format(gx=shown(to_cents(gx), lang), gy=shown(to_cents(gy), lang)),
-        t["win"].format(p=percent_text(result.win, lang)),
-        t["draw"].format(p=percent_text(result.draw, lang)),
-        t["loss"].format(p=percent_text(result.loss, lang)),
-    ]
+    lines.append(w._("%(x)s against %(y)s", x=x, y=y))
+    lines += _aligned([
+        (w._("Goal chances:"), f"{cx} : {cy}"),
+        (w._("Goal per chance:"), f"{percent_text(px, lang)} : {percent_text(py, lang)}"),
+        (w._("Expected goals:"), f"{shown(to_cents(gx), lang)} : {shown(to_cents(gy), lang)}"),
+        (w._("Win:"), percent_text(result.win, lang)),
+        (w._("Draw:"), percent_text(result.draw, lang)),
+        (w._("Loss:"), percent_text(result.loss, lang)),
+    ], MATCH_COLUMN)
     return "\n".join(lines) + "\n"
 
 
@@ -331,16 +318,19 @@ class PlayerPeriod:
 
 
 def cmd_psz(args: argparse.Namespace) -> int:
+    w = _words(args)
     periods = rate_file(Path(args.file), bound=args.bound)
     if args.json:
         _print_json([period_json(p) for p in periods])
     else:
-        sys.stdout.write(psz_text(periods, args.bound, args.lang))
+        sys.stdout.write(psz_text(periods, args.bound, w))
     return 0
 
 
 def rate_file(path: Path, *, bound: bool = True) -> list[PlayerPeriod]:
     """Read the CSV and rate every player, in the order of first appearance."""
+    from bot.rules.psz import Result, period_update
+
     periods = []
     for player in read_games(path):
         results = [r for _, r in player.games]
@@ -357,8 +347,15 @@ def rate_file(path: Path, *, bound: bool = True) -> list[PlayerPeriod]:
 def read_games(path: Path) -> list[PlayerGames]:
     """The games of the CSV grouped by player. Raises ``CliError`` naming the
     file, the line and what would be right."""
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        text = handle.read()
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            text = handle.read()
+    except OSError as exc:
+        raise CliError(N_("cannot read %(path)s (%(reason)s)"), path=str(path),
+                       reason=exc) from None
+    except UnicodeDecodeError as exc:
+        raise CliError(N_("%(path)s is not UTF-8 text (byte %(byte)s); save it as UTF-8"),
+                       path=str(path), byte=exc.start) from None
     first_line = text.split("\n", 1)[0]
     delimiter = ";" if ";" in first_line and "," not in first_line else ","
     reader = csv.reader(text.splitlines(), delimiter=delimiter)
@@ -366,23 +363,25 @@ def read_games(path: Path) -> list[PlayerGames]:
     try:
         header = next(reader, None)
         if header is None:
-            raise CliError(f"{path}: empty file; expected the header {','.join(CSV_COLUMNS)}")
+            raise CliError(N_("%(path)s: empty file; expected the header %(header)s"),
+                           path=str(path), header=",".join(CSV_COLUMNS))
         columns = _columns(path, header)
         for row in reader:
             line = reader.line_num
             if not any(cell.strip() for cell in row):
                 continue
             if len(row) != len(header):
-                raise CliError(
-                    f"{path}:{line}: {len(row)} fields instead of {len(header)} "
-                    f"({','.join(CSV_COLUMNS)})"
-                )
+                raise CliError(N_("%(path)s:%(line)s: %(count)s fields instead of %(wanted)s "
+                                  "(%(header)s)"), path=str(path), line=line, count=len(row),
+                               wanted=len(header), header=",".join(CSV_COLUMNS))
             cell = {name: row[i].strip() for name, i in columns.items()}
             _add_game(path, line, cell, players, decimal_comma=delimiter == ";")
     except csv.Error as exc:
-        raise CliError(f"{path}:{reader.line_num}: unreadable CSV: {exc}") from None
+        raise CliError(N_("%(path)s:%(line)s: unreadable CSV (%(reason)s)"), path=str(path),
+                       line=reader.line_num, reason=str(exc)) from None
     if not players:
-        raise CliError(f"{path}: no games; expected one row per game after the header")
+        raise CliError(N_("%(path)s: no games; expected one row per game after the header"),
+                       path=str(path))
     return list(players.values())
 
 
@@ -392,16 +391,11 @@ def _columns(path: Path, header: list[str]) -> dict[str, int]:
     unknown = [h for h in names if h not in CSV_COLUMNS]
     duplicate = sorted({h for h in names if names.count(h) > 1})
     if missing or unknown or duplicate:
-        problems = [
-            f"{label} {', '.join(repr(c) for c in cols)}"
-            for label, cols in (("missing", missing), ("unknown", unknown),
-                                ("repeated", duplicate))
-            if cols
-        ]
-        raise CliError(
-            f"{path}:1: header {','.join(header)!r}: {'; '.join(problems)}; "
-            f"expected {','.join(CSV_COLUMNS)}"
-        )
+        raise CliError(N_("%(path)s:1: header %(header)s: missing %(missing)s; unknown "
+                          "%(unknown)s; repeated %(repeated)s; expected %(expected)s"),
+                       path=str(path), header=repr(",".join(header)),
+                       missing=_listed(missing), unknown=_listed(unknown),
+                       repeated=_listed(duplicate), expected=",".join(CSV_COLUMNS))
     return {name: names.index(name) for name in CSV_COLUMNS}
 
 
@@ -409,22 +403,28 @@ def _add_game(
     path: Path, line: int, cell: dict[str, str], players: dict[str, PlayerGames],
     *, decimal_comma: bool,
 ) -> None:
+    from bot.rules.errors import InvalidResultError
+    from bot.rules.psz import Result
+
     name = cell["player"]
     if not name:
-        raise CliError(f"{path}:{line}: the player's name is empty")
+        raise CliError(N_("%(path)s:%(line)s: the player's name is empty"), path=str(path),
+                       line=line)
     own = _psz(path, line, "psz", cell["psz"], decimal_comma)
     opponent = _psz(path, line, "opponent_psz", cell["opponent_psz"], decimal_comma)
     try:
         result = Result.parse(cell["result"])
-    except InvalidResultError as exc:
-        raise CliError(f"{path}:{line}: {exc}") from None
+    except InvalidResultError:
+        raise CliError(N_("%(path)s:%(line)s: invalid result %(text)s: expected 1, 0.5 or 0 "
+                          "(also W/D/L or S/U/N)"), path=str(path), line=line,
+                       text=repr(cell["result"])) from None
     player = players.setdefault(name, PlayerGames(name, own, line))
     if own != player.psz:
-        raise CliError(
-            f"{path}:{line}: player {name!r} starts with PSZ {cell['psz']} here but with "
-            f"{decimal_text(player.psz)} on line {player.first_line}; every row of a player "
-            f"carries the same PSZ, the one from the start of the period"
-        )
+        raise CliError(N_("%(path)s:%(line)s: player %(name)s starts with PSZ %(psz)s here but "
+                          "with %(first)s on line %(first_line)s; every row of a player carries "
+                          "the same PSZ, the one from the start of the period"),
+                       path=str(path), line=line, name=repr(name), psz=cell["psz"],
+                       first=decimal_text(player.psz), first_line=player.first_line)
     player.games.append((opponent, result))
 
 
@@ -435,13 +435,15 @@ def _psz(path: Path, line: int, column: str, text: str, decimal_comma: bool) -> 
     except InvalidOperation:
         number = None
     if number is None or not number.is_finite():
-        raise CliError(
-            f"{path}:{line}: {column} {text!r} is not a number; expected e.g. 250 or 232.5"
-        )
+        raise CliError(N_("%(path)s:%(line)s: %(column)s %(text)s is not a number; expected "
+                          "e.g. 250 or 232.5"), path=str(path), line=line, column=column,
+                       text=repr(text))
     return Fraction(number)
 
 
 def period_json(period: PlayerPeriod) -> dict[str, object]:
+    from bot.rules.rounding import half_up, to_cents
+
     update = period.update
     return {
         "player": period.player,
@@ -459,9 +461,11 @@ def period_json(period: PlayerPeriod) -> dict[str, object]:
     }
 
 
-def psz_text(periods: list[PlayerPeriod], bound: bool, lang: str = "de") -> str:
-    t = TEXT[lang]
-    header = t["psz_header"].split("|")
+def psz_text(periods: list[PlayerPeriod], bound: bool, w: Words) -> str:
+    from bot.rules.rounding import half_up, to_cents
+
+    lang = w.language
+    header = w._("Player|Games|W|D|L|PSZ before|Points|PSZ after|rounded").split("|")
     rows = [
         [
             p.player, str(p.update.games), str(p.won), str(p.drawn), str(p.lost),
@@ -474,11 +478,16 @@ def psz_text(periods: list[PlayerPeriod], bound: bool, lang: str = "de") -> str:
 
     def fmt(cells: list[str]) -> str:
         first = cells[0].ljust(widths[0])
-        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
+        rest = [c.rjust(wd) for c, wd in zip(cells[1:], widths[1:], strict=True)]
         return "  ".join([first, *rest]).rstrip()
 
-    title = t["psz_title"].format(bound=t["bound_on"] if bound else t["bound_off"])
+    title = (w._("PSZ balance (bounded at zero)") if bound
+             else w._("PSZ balance (not bounded at zero)"))
     return "\n".join([title, fmt(header), *(fmt(r) for r in rows)]) + "\n"
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(repr(n) for n in names) or "-"
 
 
 def _print_json(data: object) -> None:

@@ -1,7 +1,7 @@
 """``turnited check [--state DIR] [--json] [--min-free-mb N]``: is the state
 fit to run on? Reports the database's integrity and foreign keys, its schema
 version, file permissions, free disk space, missing spool files and the
-outbox backlog (``bot.service.health``), in the game's language; exit status
+outbox backlog (``bot.service.health``), in the game's language (``--lang``); exit status
 0 when all is well, 1 when something needs the game master. It never needs
 the mail passwords and changes nothing.
 
@@ -15,32 +15,17 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import UTC, datetime
-from pathlib import Path
 
-
-def _settings(args: argparse.Namespace) -> tuple[Path, str]:
-    """The state directory and the output language (from --config if it exists)."""
-    from bot.config.files import config_file
-
-    config_path = config_file(args.config)
-    language, state = "de", Path(args.state) if args.state else None
-    if config_path is not None:
-        from bot.config import load_config
-
-        config = load_config(config_path, check_secrets=False)
-        language = config.game.language
-        state = state or config.state_dir
-    return state or Path("state"), args.language or language
+from bot.cli import setup
 
 
 def cmd_check_connect(args: argparse.Namespace) -> int:
     """``check --connect``: the mail servers instead of the state."""
-    from bot.cli.admin import load_config_arg
     from bot.render import connection_words as words
     from bot.service.connection_check import check_connections
 
-    config = load_config_arg(args, connects=False)  # an unset password is a step's line
-    language = args.language or config.game.language
+    config = setup.load(args, required=True)  # an unset password is a step's line
+    language = setup.language(args, config)
     mail = config.mail
     report = check_connections(mail.transport, config.imap_settings(), config.smtp_settings(),
                                mail_from=mail.address, timeout=args.timeout)
@@ -57,22 +42,28 @@ def cmd_check_connect(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from bot.service.health import check_state, text
+    from bot.service.health import check_state, text, topic
 
     if args.connect:
         return cmd_check_connect(args)
-    state, language = _settings(args)
+    config = setup.load(args)
+    w = setup.words(args, config)
+    state = config.state_dir
     findings = check_state(state, now=datetime.now(UTC),
                            min_free_bytes=args.min_free_mb * 2**20)
     ok = all(f.ok for f in findings)
     if args.json:
         print(json.dumps({"state_dir": str(state), "ok": ok,
-                          "findings": [f.as_json(language) for f in findings]},
+                          "findings": [f.as_json(w) for f in findings]},
                          ensure_ascii=False, indent=2))
-    else:
-        mark = {True: "ok    ", False: "FEHLER" if language == "de" else "PROBLEM"}
-        for finding in findings:
-            print(f"{mark[finding.ok]:7} {finding.topic:12} {text(finding, language)}")
+        return 0 if ok else 1
+    marks = {True: w._("ok"), False: w._("PROBLEM")}
+    topics = {f.topic: topic(f.topic, w) for f in findings}
+    mark_width = max(len(m) for m in marks.values())
+    topic_width = max(len(t) for t in topics.values())
+    for finding in findings:
+        print(f"{marks[finding.ok]:{mark_width}}  {topics[finding.topic]:{topic_width}}  "
+              f"{text(finding, w)}")
     return 0 if ok else 1
 
 
@@ -84,8 +75,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--min-free-mb", type=int, default=100, metavar="N",
                    help="report a problem below N MB of free disk (default: %(default)s)")
-    p.add_argument("--language", choices=("de", "en"),
-                   help="output language (default: the configuration's game.language)")
     p.add_argument("--connect", action="store_true",
                    help="check the mail servers instead: TLS, login, folders, IDLE and the "
                         "sender, one line per step (nothing is sent); exit status 1 on a "

@@ -1,161 +1,44 @@
 """The game master's console: ``managers``, ``missing``, ``remind --missing``,
 ``broadcast FILE``, ``backup DEST`` and ``publish DIR``.
 
-Each command parses its arguments and calls one use case (``bot.service``)
-or one storage query; output follows ``game.language`` (German or English),
-and the commands a script reads have ``--json``. Read-only commands load the
-configuration without the password variables (nothing connects here: mail
-is queued in the outbox, which the worker or ``turnited send`` sends).
+Each command parses its arguments, calls one use case (``bot.service``) or
+one storage function, and prints its result in the game's language; the
+commands a script reads have ``--json``. Nothing here connects to a mail
+server: mail is queued in the outbox, which the worker or ``turnited send``
+sends, so no password variable is needed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from bot.cli import CliError
-from bot.cli.admin import load_config_arg
-from bot.cli.league import open_state
-from bot.config import Config, GameSection, config_file
-
-if TYPE_CHECKING:
-    from bot.app import App
-
-#: The console's words. ``{...}`` fields are filled with ``str.format``.
-TEXT: dict[str, dict[str, str]] = {
-    "de": {
-        "no_managers": "Noch keine Manager mit einer Mannschaft.",
-        "managers": "{n} Manager mit Mannschaft:",
-        "language_unknown": "Sprache unbekannt",
-        "last_mail": "letzte Mail {when}",
-        "no_mail": "noch keine Mail",
-        "bounces": "{n} Unzustellbar-Meldung(en)",
-        "banned": "GESPERRT",
-        "ban_unknown": "(Sperren kennt dieser Spielstand noch nicht)",
-        "no_open_round": "Keine Runde ist offen: Runde 1 beginnt, wenn der Bot startet.",
-        "missing_none": "Runde {round}: alle Mannschaften haben eine Aufstellung geschickt.",
-        "missing": "Runde {round} (Abgabe bis {deadline}): {n} Mannschaft(en) ohne "
-                   "Aufstellung:",
-        "reminded": "{n} Erinnerung(en) in den Postausgang gestellt (Runde {round}); der "
-                    "laufende Bot verschickt sie (oder: turnited send).",
-        "reminded_none": "Keine Erinnerung neu eingereiht: alle haben eine Aufstellung, "
-                         "oder sie wurden heute schon erinnert.",
-        "broadcast": "Rundschreiben {digest}: an {queued} Empfänger in den Postausgang "
-                     "gestellt, {already} hatten es schon; der laufende Bot verschickt es "
-                     "(oder: turnited send).",
-        "broadcast_banned": "{n} gesperrte(r) Manager ausgelassen.",
-        "backup": "Sicherung geschrieben: {path} ({bytes} Bytes, Schema {version}, "
-                  "integrity_check: {integrity})",
-        "restore": "Wiederherstellen: Bot anhalten, {db} durch die Sicherung ersetzen "
-                   "(die Dateien -wal/-shm daneben löschen), Bot starten.",
-        "published": "{n} Datei(en) nach {dest} kopiert ({changed} neu oder geändert).",
-        "no_archive": "Noch kein Archiv in {archive}: es entsteht bei der ersten Auswertung.",
-    },
-    "en": {
-        "no_managers": "No managers with a team yet.",
-        "managers": "{n} manager(s) with a team:",
-        "language_unknown": "language unknown",
-        "last_mail": "last mail {when}",
-        "no_mail": "no mail yet",
-        "bounces": "{n} bounce(s)",
-        "banned": "BANNED",
-        "ban_unknown": "(this state does not know bans yet)",
-        "no_open_round": "No round is open: round 1 opens when the bot starts.",
-        "missing_none": "Round {round}: every team has sent a lineup.",
-        "missing": "Round {round} (deadline {deadline}): {n} team(s) without a lineup:",
-        "reminded": "queued {n} reminder(s) in the outbox (round {round}); the running bot "
-                    "sends them (or: turnited send).",
-        "reminded_none": "No reminder queued: every team has a lineup, or its manager was "
-                         "reminded today already.",
-        "broadcast": "Announcement {digest}: queued for {queued} recipient(s), {already} had "
-                     "it already; the running bot sends it (or: turnited send).",
-        "broadcast_banned": "{n} banned manager(s) left out.",
-        "backup": "backup written: {path} ({bytes} bytes, schema {version}, "
-                  "integrity_check: {integrity})",
-        "restore": "to restore: stop the bot, replace {db} by the backup (and delete the "
-                   "-wal/-shm files beside it), start the bot.",
-        "published": "copied {n} file(s) to {dest} ({changed} new or changed).",
-        "no_archive": "No archive in {archive} yet: the first evaluation writes it.",
-    },
-}
-
-
-def _config_or_none(args: argparse.Namespace) -> Config | None:
-    if getattr(args, "state", None) or config_file(args.config) is None:
-        return None
-    return load_config_arg(args, connects=False)
-
-
-def _language(config: Config | None) -> str:
-    return config.game.language if config else GameSection().language
-
-
-def _say(language: str, key: str, **values: object) -> str:
-    return TEXT[language][key].format(**values)
-
-
-def _app(args: argparse.Namespace) -> App:
-    """The App of a command that queues mail (it needs the configuration)."""
-    from bot.app import build_app
-
-    return build_app(load_config_arg(args, connects=False))
-
-
-def _when(moment: datetime | str | None, config: Config | None) -> str:
-    from bot.storage.values import time_from_db
-
-    if isinstance(moment, str):
-        moment = time_from_db(moment)
-    if moment is None:
-        return "?"
-    if config is None:
-        return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    local = moment.astimezone(config.schedule.zone)
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}"
+from bot.cli import CliError, setup
+from bot.errors import N_
 
 
 def _print_json(value: object) -> None:
     print(json.dumps(value, ensure_ascii=False, indent=2))
 
 
+def _print(lines: list[str]) -> None:
+    print("\n".join(lines))
+
+
 # -- managers ----------------------------------------------------------------
 
 
 def cmd_managers(args: argparse.Namespace) -> int:
-    from bot.render.formatting import psz, wp
     from bot.service.roster import managers
 
-    config = _config_or_none(args)
-    language = _language(config)
-    db = open_state(args)
-    try:
-        rows = managers(db, with_retired=args.all)
-    finally:
-        db.close()
+    config = setup.load(args)
+    with setup.services(config) as ctx:
+        report = managers(ctx, with_retired=args.all)
     if args.json:
-        _print_json([m.as_dict() for m in rows])
-        return 0
-    if not rows:
-        print(_say(language, "no_managers"))
-        return 0
-    print(_say(language, "managers", n=len(rows)))
-    for m in rows:
-        parts = [m.address, m.display_name or "-",
-                 m.language or _say(language, "language_unknown"),
-                 _say(language, "last_mail", when=_when(m.last_mail, config))
-                 if m.last_mail else _say(language, "no_mail"),
-                 _say(language, "bounces", n=m.bounces)]
-        if m.banned:
-            parts.append(_say(language, "banned"))
-        print("  ".join(parts))
-        for t in m.teams:
-            print(f"    {t.name} ({t.short_name})  WP {wp(t.wp, language)}  "
-                  f"PSZ {psz(t.psz, language)}")
-    if rows[0].banned is None:
-        print(_say(language, "ban_unknown"))
+        _print_json(report.as_list())
+    else:
+        _print(report.lines(setup.words(args, config)))
     return 0
 
 
@@ -165,27 +48,13 @@ def cmd_managers(args: argparse.Namespace) -> int:
 def cmd_missing(args: argparse.Namespace) -> int:
     from bot.service.roster import missing
 
-    config = _config_or_none(args)
-    language = _language(config)
-    db = open_state(args)
-    try:
-        report = missing(db)
-    finally:
-        db.close()
+    config = setup.load(args)
+    with setup.services(config) as ctx:
+        report = missing(ctx)
     if args.json:
-        _print_json(report.as_dict() if report else None)
-        return 0
-    if report is None:
-        print(_say(language, "no_open_round"))
-        return 0
-    if not report.teams:
-        print(_say(language, "missing_none", round=report.round))
-        return 0
-    print(_say(language, "missing", round=report.round, n=len(report.teams),
-               deadline=_when(report.deadline, config)))
-    for t in report.teams:
-        name = f" ({t.display_name})" if t.display_name else ""
-        print(f"  {t.team} ({t.short_name}): {t.address}{name}")
+        _print_json(report.as_dict())
+    else:
+        _print(report.lines(setup.words(args, config)))
     return 0
 
 
@@ -193,22 +62,12 @@ def cmd_remind(args: argparse.Namespace) -> int:
     from bot.service.remind import remind_missing
 
     if not args.missing:
-        raise CliError("say whom to remind: --missing (every team without a lineup for "
-                       "the open round); the worker sends the planned reminders itself")
-    app = _app(args)
-    language = app.config.game.language
-    try:
-        queued = remind_missing(app.services, app.clock())
-        with app.db.read() as conn:
-            rnd = app.league.open_round(conn)
-    finally:
-        app.close()
-    if rnd is None:
-        print(_say(language, "no_open_round"))
-    elif not queued:
-        print(_say(language, "reminded_none"))
-    else:
-        print(_say(language, "reminded", n=queued, round=rnd.number))
+        raise CliError(N_("say whom to remind: --missing (every team without a lineup for the "
+                          "open round); the worker sends the planned reminders itself"))
+    config = setup.load(args, required=True)
+    with setup.services(config) as ctx:
+        report = remind_missing(ctx)
+    _print(report.lines(setup.words(args, config)))
     return 0
 
 
@@ -222,18 +81,13 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise CliError(f"cannot read the announcement {str(path)!r}: {exc.strerror}") from None
+        raise CliError(N_("cannot read the announcement %(path)s (%(reason)s)"),
+                       path=str(path), reason=exc) from None
     announcement = parse_announcement(raw)
-    app = _app(args)
-    language = app.config.game.language
-    try:
-        report = broadcast(app.services, announcement, subscribers=args.all)
-    finally:
-        app.close()
-    print(_say(language, "broadcast", digest=report.digest, queued=report.queued,
-               already=report.already))
-    if report.skipped_banned:
-        print(_say(language, "broadcast_banned", n=report.skipped_banned))
+    config = setup.load(args, required=True)
+    with setup.services(config) as ctx:
+        report = broadcast(ctx, announcement, subscribers=args.all)
+    _print(report.lines(setup.words(args, config)))
     return 0
 
 
@@ -243,20 +97,22 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
 def cmd_backup(args: argparse.Namespace) -> int:
     from bot.storage.backup import backup_database
 
-    config = _config_or_none(args)
-    language = _language(config)
-    db = open_state(args)
+    config = setup.load(args)
+    db = setup.open_db(config)
     try:
-        report = backup_database(db, Path(args.dest))
+        report = backup_database(db, Path(args.dest), now=setup.utcnow())
     finally:
         db.close()
     if args.json:
         _print_json({"path": str(report.path), "bytes": report.bytes, "pages": report.pages,
                      "schema_version": report.schema_version, "integrity": report.integrity})
         return 0
-    print(_say(language, "backup", path=report.path, bytes=report.bytes,
-               version=report.schema_version, integrity=report.integrity))
-    print(_say(language, "restore", db=db.path))
+    w = setup.words(args, config)
+    _print([w._("Backup written: %(path)s (%(bytes)s bytes, schema version %(version)s, "
+                "integrity_check: %(integrity)s)", path=str(report.path), bytes=report.bytes,
+                version=report.schema_version, integrity=report.integrity),
+            w._("To restore: stop the bot, replace %(db)s by the backup (and delete the files "
+                "-wal and -shm beside it), start the bot.", db=str(db.path))])
     return 0
 
 
@@ -264,19 +120,31 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_publish(args: argparse.Namespace) -> int:
-    from bot.cli.league import state_dir_from_args
     from bot.service.webroot import copy_archive
 
-    config = _config_or_none(args)
-    language = _language(config)
-    archive = state_dir_from_args(args) / "archive"
+    config = setup.load(args)
+    w = setup.words(args, config)
+    archive = config.state_dir / "archive"
     if not (archive / "index.html").is_file():
-        print(_say(language, "no_archive", archive=archive))
+        print(w._("No archive in %(archive)s yet: the first evaluation writes it.",
+                  archive=str(archive)))
         return 1
-    report = copy_archive(archive, Path(args.dest))
-    print(_say(language, "published", n=report.files, dest=report.dest,
-               changed=report.changed))
+    report = copy_archive(archive, Path(args.dest), mode=args.mode)
+    print(w.ngettext("Copied %(num)s file to %(dest)s (%(changed)s new or changed).",
+                     "Copied %(num)s files to %(dest)s (%(changed)s new or changed).",
+                     report.files, dest=str(report.dest), changed=report.changed))
     return 0
+
+
+def _file_mode(text: str) -> int:
+    try:
+        mode = int(text, 8)
+    except ValueError:
+        mode = -1
+    if not 0 <= mode <= 0o777 or not mode & 0o400:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is no file mode the owner can read, such as 644 or 640")
+    return mode
 
 
 # -- registration ------------------------------------------------------------
@@ -327,16 +195,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = _parser(sub, "backup", "a consistent copy of the league database while the bot "
                 "runs (SQLite online backup, checked with PRAGMA integrity_check)",
-                "turnited --config game/config.yaml backup /srv/backup/turnited-$(date +%F)"
-                ".sqlite3")
-    p.add_argument("dest", metavar="DEST", help="a new file, or a directory to put "
-                   "turnited-backup.sqlite3 in (an existing file is never overwritten)")
+                "turnited --config game/config.yaml backup /srv/backup/")
+    p.add_argument("dest", metavar="DEST", help="a directory to put a dated "
+                   "turnited-backup-YYYY-MM-DD-HHMMSS.sqlite3 in, or a new file (an existing "
+                   "file is never overwritten)")
     p.add_argument("--json", action="store_true", help="the result as JSON")
     p.add_argument("--state", metavar="DIR", help=_STATE_HELP)
     p.set_defaults(handler=cmd_backup)
 
     p = _parser(sub, "publish", "copy the static newsletter archive (STATE/archive) to a "
-                "web root", "turnited --config game/config.yaml publish /var/www/turnited")
+                "web root, readable by the web server",
+                "turnited --config game/config.yaml publish /var/www/turnited")
     p.add_argument("dest", metavar="DIR", help="the web root (created if missing)")
+    p.add_argument("--mode", type=_file_mode, default=0o644, metavar="MODE",
+                   help="the files' permission bits in octal (default: 644; directories get "
+                   "x where the files have r: 755)")
     p.add_argument("--state", metavar="DIR", help=_STATE_HELP)
     p.set_defaults(handler=cmd_publish)

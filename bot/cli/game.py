@@ -11,88 +11,132 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.cli import CliError
-from bot.cli.admin import load_config_arg
+from bot.cli import CliError, setup
+from bot.errors import N_
 
 if TYPE_CHECKING:
     from bot.app import App
+    from bot.render.words import Words
+    from bot.service.drain import DrainReport
 
 
 def _app(args: argparse.Namespace, *, connects: bool = True) -> App:
     from bot.app import build_app
 
-    app = build_app(load_config_arg(args, connects=connects))
+    app = build_app(setup.load(args, connects=connects, required=True))
     app.ensure_started()
     return app
 
 
+def _sent(report: DrainReport, w: Words) -> list[str]:
+    out = [w._("Sent: %(sent)s; to try again later: %(retried)s; failed: %(failed)s",
+               sent=report.sent, retried=report.retried, failed=len(report.failed))]
+    out += ["  " + w._("failed: %(recipient)s: %(error)s", recipient=recipient, error=error)
+            for recipient, error in report.failed]
+    return out
+
+
 def _poll(args: argparse.Namespace) -> int:
     app = _app(args)
+    w = setup.words(args, app.config)
     try:
         report = app.poll_once()
-        print(f"processed {report.processed} mail(s), queued {report.replies} repl(ies)"
-              + "".join(f", {kind}: {n}" for kind, n in sorted(report.kinds.items())))
+        print(w._("Mails read: %(mails)s; replies queued: %(replies)s", mails=report.processed,
+                  replies=report.replies))
+        for kind, count in sorted(report.kinds.items()):
+            print("  " + w._("%(kind)s: %(count)s", kind=kind_name(kind, w), count=count))
         if args.no_send:
             return 0
         sent = app.drain_outbox()
-        print(f"sent {sent.sent}, retry later {sent.retried}, failed {len(sent.failed)}")
-        for recipient, error in sent.failed:
-            print(f"  failed: {recipient}: {error}")
+        print("\n".join(_sent(sent, w)))
     finally:
         app.close()
     return 1 if sent.failed else 0
 
 
+def kind_name(kind: str, w: Words) -> str:
+    """What a read mail was (``bot.storage.ledger.InboundKind``), in words."""
+    match kind:
+        case "human":
+            return w._("from a person")
+        case "bounce":
+            return w._("bounces")
+        case "auto":
+            return w._("automatic replies")
+        case "self":
+            return w._("the bot's own mail")
+        case "unreadable":
+            return w._("unreadable")
+        case "duplicate":
+            return w._("seen before")
+    return kind
+
+
 def _send(args: argparse.Namespace) -> int:
     app = _app(args)
+    w = setup.words(args, app.config)
     try:
         report = app.drain_outbox()
-        print(f"sent {report.sent}, retry later {report.retried}, failed {len(report.failed)}")
-        for recipient, error in report.failed:
-            print(f"  failed: {recipient}: {error}")
+        print("\n".join(_sent(report, w)))
     finally:
         app.close()
     return 1 if report.failed else 0
 
 
+def _preview(args: argparse.Namespace) -> int:
+    """``evaluate --dry-run``: the preview use case; its first line says which seed."""
+    from bot.service.preview import preview
+
+    config = setup.load(args, required=True)
+    w = setup.words(args, config)
+    with setup.services(config) as ctx:
+        result = preview(ctx, language=w.language)
+    if result is None:
+        print(w._("No round is open: there is nothing to evaluate."))
+        return 0
+    print(result.preview.text)
+    return 0
+
+
 def _evaluate(args: argparse.Namespace) -> int:
-    app = _app(args, connects=not args.dry_run)
+    if args.dry_run:
+        return _preview(args)
+    app = _app(args)
+    w = setup.words(args, app.config)
     try:
-        if args.dry_run:
-            rendered = app.dry_run(force=True)
-            if rendered is None:
-                print("nothing to evaluate")
-                return 0
-            print(rendered.subject)
-            print()
-            print(rendered.text)
-            return 0
         app.poll_once()  # the inbox first: no round is played with missing lineups
         number = app.evaluate_due(force=args.force)
         if number is None:
             deadline = app.open_round_deadline()
-            when = deadline.isoformat() if deadline else "none"
-            print(f"nothing due: the open round's deadline is {when} (use --force)")
+            if deadline is None:
+                print(w._("Nothing is due: no round is open."))
+            else:
+                print(w._("Nothing is due: the deadline of the open round is %(when)s "
+                          "(--force evaluates now).", when=deadline))
             return 0
         app.drain_outbox()
-        print(f"evaluated round {number}; newsletters queued and sent")
+        print(w._("Round %(round)s evaluated; its newsletters are queued and sent.",
+                  round=number))
     finally:
         app.close()
     return 0
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from bot.demo.runner import format_summary, run_demo
+    from bot.demo.runner import DEMO_LANGUAGE, format_summary, run_demo
+    from bot.render.words import Words
 
+    w = Words(args.lang or DEMO_LANGUAGE, "Europe/Berlin")
     if args.directory:
         directory = Path(args.directory)
         if directory.exists() and any(directory.iterdir()):
-            raise CliError(f"{directory} is not empty: the demo needs a fresh directory")
+            raise CliError(N_("%(path)s is not empty: the demo needs a fresh directory"),
+                           path=str(directory))
     else:
         directory = Path(tempfile.mkdtemp(prefix="turnited-demo-"))
     summary = run_demo(directory, seed=args.seed, managers=args.managers,
-                       seasons=args.seasons, simulations=args.simulations)
-    print(format_summary(summary))
+                       seasons=args.seasons, simulations=args.simulations, words=w)
+    print(format_summary(summary, w))
     return 0
 
 
@@ -115,7 +159,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                 "turnited --config game/config.yaml evaluate --dry-run | less")
     p.add_argument("--force", action="store_true", help="evaluate now, before the deadline")
     p.add_argument("--dry-run", action="store_true",
-                   help="print the newsletter of an evaluation now without changing anything")
+                   help="a preview: the newsletter of an evaluation now, changing nothing; "
+                   "before the deadline with a fresh random seed, not the committed one "
+                   "(RULES.md §13); listed in the round's digest")
     p.set_defaults(handler=_evaluate)
     p = _parser(sub, "demo",
                 "two seasons with 40 simulated managers on the embedded Maildir transport",

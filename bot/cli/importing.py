@@ -14,8 +14,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from bot.cli import CliError
-from bot.cli.admin import load_config_arg
+from bot.cli import CliError, setup
+from bot.errors import N_
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -25,28 +25,27 @@ def cmd_import(args: argparse.Namespace) -> int:
     from bot.schedule import parse_local_datetime
     from bot.service.takeover import ImportRefused, import_league
 
-    config = load_config_arg(args, connects=False)
+    config = setup.load(args, required=True)
     path = Path(args.file)
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise CliError(f"cannot read the table {str(path)!r}: {exc.strerror}") from None
+        raise CliError(N_("cannot read the table %(path)s: %(error)s"), path=str(path),
+                       error=exc) from None
     if args.encoding not in ENCODINGS:  # pragma: no cover - argparse's choices
-        raise CliError(f"--encoding {args.encoding!r}: one of {', '.join(ENCODINGS)}")
-    language = config.game.language
+        raise CliError(N_("--encoding %(given)s: one of %(known)s"), given=args.encoding,
+                       known=", ".join(ENCODINGS))
+    language = setup.language(args, config)
     app = build_app(config)
     try:
         now = app.clock()
         if args.deadline:
-            try:
-                deadline = parse_local_datetime(args.deadline, config.schedule.zone)
-            except ValueError as exc:
-                raise CliError(str(exc)) from None
+            deadline = parse_local_datetime(args.deadline, config.schedule.zone)
         else:
             planned = app.plan.next_deadline(now)
             if planned is None:
-                raise CliError("schedule.deadlines has no deadline after now: add one or "
-                               "give --deadline '2026-12-20 20:00'")
+                raise CliError(N_("schedule.deadlines has no deadline after now: add one or "
+                                  "give --deadline '20.12.2026 20:00'"))
             deadline = planned
         try:
             result = import_league(

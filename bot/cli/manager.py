@@ -2,8 +2,8 @@
 ADDRESS`` (a new password mailed to that address only, through the outbox),
 ``manager ban ADDRESS`` and ``manager unban ADDRESS`` (RULES.md §9).
 
-Output follows ``game.language`` of the configuration (German unless it
-says English). The state directory is ``--state DIR`` or the
+Each calls its use case (``bot.service.console``) and prints the result in
+the game's language. The state directory is ``--state DIR`` or the
 configuration's; no mail password is needed (the mail waits in the outbox
 for ``turnited send`` or the running worker).
 """
@@ -12,151 +12,55 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.cli import CliError
+from bot.cli import CliError, setup
+from bot.errors import N_
 
 if TYPE_CHECKING:  # imported when used: the CLI starts fast
-    from bot.config import Config
-    from bot.league.service import League
+    from bot.render.words import Words
+    from bot.service.context import Context
 
-MESSAGES = {
-    "de": {
-        "reset": "Neues Passwort für {address} erzeugt; das alte gilt nicht mehr. Die Mail "
-                 "mit dem Passwort wartet im Postausgang (Nr. {row}) und geht nur an {address}.",
-        "ban": "{address} ist gesperrt: seine Mails bleiben unbeantwortet und ändern nichts, "
-               "seine Teams setzen aus; seine WP bleiben.",
-        "ban_again": "{address} war schon gesperrt; nichts geändert.",
-        "unban": "Die Sperre von {address} ist aufgehoben: seine Mails werden wieder "
-                 "bearbeitet, seine Teams spielen wieder mit.",
-        "unban_again": "{address} war nicht gesperrt; nichts geändert.",
-        "unknown": "unter {address} ist kein Manager angemeldet; `turnited managers` "
-                   "zeigt alle",
-        "address": "{address!r} ist keine Mail-Adresse; erwartet wird 'name@domain'",
-    },
-    "en": {
-        "reset": "New password for {address} created; the old one no longer works. The mail "
-                 "with the password waits in the outbox (no. {row}) and goes to {address} only.",
-        "ban": "{address} is banned: his mails get no reply and change nothing, his teams "
-               "sit out; his WP stay.",
-        "ban_again": "{address} was banned already; nothing changed.",
-        "unban": "The ban of {address} is lifted: his mails are handled again, his teams "
-                 "play again.",
-        "unban_again": "{address} was not banned; nothing changed.",
-        "unknown": "no manager is registered with the address {address}; "
-                   "`turnited managers` lists them",
-        "address": "{address!r} is not a mail address; expected 'name@domain'",
-    },
-}
+#: A console action: the use cases' context -> the result's lines.
+Action = Callable[["Context", "Words"], list[str]]
 
 
-@dataclass(frozen=True, slots=True)
-class ConsoleSetup:
-    """What a console command needs: the state directory, the configuration
-    (None without one) and the output language."""
-
-    state_dir: Path
-    config: Config | None
-    language: str
-
-
-def console_setup(args: argparse.Namespace) -> ConsoleSetup:
-    """The state directory and language: ``--state`` or the configuration's
-    ``state_dir`` (else ``state``); ``game.language`` (else German)."""
-    from bot.cli.league import DEFAULT_STATE
-    from bot.config.files import config_file
-
-    config = None
-    path = config_file(getattr(args, "config", None))
-    if path is not None:
-        from bot.config import load_config
-
-        config = load_config(path, check_secrets=False)
-    explicit = getattr(args, "state", None)
-    state = Path(explicit) if explicit else config.state_dir if config else DEFAULT_STATE
-    language = getattr(args, "language", None) or (config.game.language if config else "de")
-    return ConsoleSetup(state, config, language if language in MESSAGES else "de")
-
-
-def _league(setup: ConsoleSetup) -> League:
-    from bot.league.service import League
-    from bot.storage.db import DATABASE_FILE, open_existing
-    from bot.wiring import league_settings
-
-    settings = league_settings(setup.config) if setup.config else None
-    return League(open_existing(setup.state_dir / DATABASE_FILE), settings)
-
-
-#: A console action: (setup, league) -> (message key, its fields).
-Action = Callable[[ConsoleSetup, "League"], tuple[str, dict[str, object]]]
-
-
-def _run(args: argparse.Namespace, action: Action) -> int:
+def _run(args: argparse.Namespace, action: Action, *, required: bool = False) -> int:
     from bot.league.errors import BadAddress
-    from bot.league.service import UnknownManager
 
-    setup = console_setup(args)
-    text = MESSAGES[setup.language]
-    league = _league(setup)
+    config = setup.load(args, required=required)
+    w = setup.words(args, config)
     try:
-        key, fields = action(setup, league)
-    except UnknownManager as exc:
-        raise CliError(text["unknown"].format(address=exc.address)) from exc
+        with setup.services(config) as ctx:
+            lines = action(ctx, w)
     except BadAddress as exc:
-        raise CliError(text["address"].format(address=exc.address)) from exc
-    finally:
-        league.db.close()
-    print(text[key].format(**fields))
+        raise CliError(N_("%(address)s is not a mail address; expected 'name@domain'"),
+                       address=repr(exc.address)) from exc
+    print("\n".join(lines))
     return 0
 
 
 def cmd_reset_password(args: argparse.Namespace) -> int:
-    def action(setup: ConsoleSetup, league: League) -> tuple[str, dict[str, object]]:
-        from bot.service.console import reset_password
-        from bot.wiring import sender_of
+    from bot.service.console import reset_password
 
-        config = setup.config
-        if config is None:
-            raise CliError(
-                f"reset-password needs the configuration (the bot's address for the mail): "
-                f"no file at {args.config or 'config.yaml'}; pass --config PATH"
-            )
-        to, row = reset_password(
-            league.db, league, args.address, sender=sender_of(config),
-            game_name=config.game.name,
-            game_address=config.mail.address,
-            default_language=config.newsletter.language,
-            now=datetime.now(UTC),
-        )
-        return "reset", {"address": to, "row": row}
-
-    return _run(args, action)
+    return _run(args, lambda ctx, w: reset_password(ctx, args.address).lines(w), required=True)
 
 
 def cmd_ban(args: argparse.Namespace) -> int:
-    def action(setup: ConsoleSetup, league: League) -> tuple[str, dict[str, object]]:
-        manager, before = league.ban(args.address, datetime.now(UTC))
-        return ("ban_again" if before else "ban"), {"address": manager.address}
+    from bot.service.console import ban
 
-    return _run(args, action)
+    return _run(args, lambda ctx, w: ban(ctx, args.address).lines(w))
 
 
 def cmd_unban(args: argparse.Namespace) -> int:
-    def action(setup: ConsoleSetup, league: League) -> tuple[str, dict[str, object]]:
-        manager, before = league.unban(args.address)
-        return ("unban" if before else "unban_again"), {"address": manager.address}
+    from bot.service.console import unban
 
-    return _run(args, action)
+    return _run(args, lambda ctx, w: unban(ctx, args.address).lines(w))
 
 
 def add_state_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state", metavar="DIR", help="state directory (default: from the "
                         "configuration, else 'state')")
-    parser.add_argument("--language", choices=sorted(MESSAGES),
-                        help="language of the output (default: game.language, else de)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

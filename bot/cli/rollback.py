@@ -1,100 +1,63 @@
-"""``turnited rollback [ROUND]``: undo the last evaluation (WP, PSZ, deleted
-teams, ageing, its archive page, results and WP history) and open the round
-again with its moves; the next evaluation uses the same committed seed and
-its newsletter says that it corrects the earlier one.
+"""``turnited rollback [ROUND] [--deadline DATE] [--yes]``: undo the last
+evaluation (WP, PSZ, deleted teams, ageing, its archive page, results and WP
+history) and open the round again with its moves until a deadline that is
+not in the past (``--deadline``, else the next planned one); every manager
+of the round is told by mail. The next evaluation uses the same committed
+seed and its newsletter says that it corrects the earlier one.
 
-Output follows ``game.language`` (German unless English).
+It says what it would do and asks before it does it (``--yes`` for
+scripts; without a terminal to ask on, ``--yes`` is needed). The use cases
+are ``bot.service.rollback`` (``rollback_plan``, ``rollback``); their
+results are printed in the game's language.
 """
 
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime
+import sys
 
-from bot.cli import CliError
-from bot.cli.manager import add_state_options, console_setup
+from bot.cli import CliError, setup
+from bot.cli.manager import add_state_options
+from bot.errors import N_
 
-MESSAGES = {
-    "de": {
-        "done": "Auswertung von Runde {round} zurückgenommen: {teams} Teams haben wieder ihre "
-                "WP und PSZ von vorher{aged}. Runde {round} ist wieder offen, mit ihren "
-                "Aufstellungen und ihrem hinterlegten Los-Startwert; die nächste Auswertung "
-                "berichtigt die frühere (Berichtigung Nr. {corrects}).",
-        "aged": ", die Alterung zum Saisonende ist zurückgenommen",
-        "restored": "Wieder da (ihre Löschung bleibt angekündigt): {names}",
-        "removed": "Runde {removed} ist entfernt; {moves} Aufstellungen für sie bleiben "
-                   "gespeichert.",
-        "mails": "Nicht versandte Mails dieser Runde (Rundbriefe, Rundenbericht) storniert: "
-                 "{count} (versandte bleiben versandt).",
-        "archive": "Aus dem Archiv entfernt: {files}",
-        "deadline": "Der Einsendeschluss {deadline} ist vorbei: die Runde wird beim nächsten "
-                    "Lauf neu ausgewertet (`turnited evaluate`), oder verschiebe ihn mit "
-                    "`turnited deadline set`.",
-        "nothing": "Es wurde noch keine Runde ausgewertet: nichts zurückzunehmen.",
-        "later": "Runde {round} kann nicht zurückgenommen werden: danach wurde Runde {last} "
-                 "ausgewertet. Nur die zuletzt ausgewertete Runde ({last}) lässt sich "
-                 "zurücknehmen.",
-        "unknown": "Runde {round} wurde nicht ausgewertet: nichts zurückzunehmen.",
-    },
-    "en": {
-        "done": "Evaluation of round {round} rolled back: {teams} teams have their WP and PSZ "
-                "of before again{aged}. Round {round} is open again, with its lineups and "
-                "its committed seed; the next evaluation corrects the earlier one "
-                "(correction no. {corrects}).",
-        "aged": ", the season-end ageing is undone",
-        "restored": "Back again (their deletion stays announced): {names}",
-        "removed": "Round {removed} is removed; {moves} lineups for it stay stored.",
-        "mails": "Unsent mails of this round (newsletters, round report) cancelled: {count} "
-                 "(sent ones stay sent).",
-        "archive": "Removed from the archive: {files}",
-        "deadline": "The deadline {deadline} has passed: the round is evaluated again at the "
-                    "next run (`turnited evaluate`), or move it with `turnited deadline set`.",
-        "nothing": "No round has been evaluated yet: there is nothing to roll back.",
-        "later": "Round {round} cannot be rolled back: round {last} was evaluated after it. "
-                 "Only the last evaluated round ({last}) can be rolled back.",
-        "unknown": "Round {round} has not been evaluated: there is nothing to roll back.",
-    },
-}
+#: Answers that confirm (German or English).
+YES = frozenset({"j", "ja", "y", "yes"})
+
+
+def confirmed(question: str) -> bool:
+    """Ask ``question`` on the terminal; only a yes confirms."""
+    if not sys.stdin.isatty():
+        raise CliError(N_("a rollback needs a confirmation: run it on a terminal, or give "
+                          "--yes"))
+    try:
+        answer = input(question)
+    except EOFError:
+        return False
+    return answer.strip().lower() in YES
 
 
 def cmd_rollback(args: argparse.Namespace) -> int:
     from bot.league.errors import UnknownRound
-    from bot.league.service import CannotRollBack, League
-    from bot.service.console import rollback
-    from bot.storage.db import DATABASE_FILE, open_existing
-    from bot.wiring import league_settings
+    from bot.schedule import parse_local_datetime
+    from bot.service.rollback import rollback, rollback_plan
 
-    setup = console_setup(args)
-    text = MESSAGES[setup.language]
-    config = setup.config
-    league = League(open_existing(setup.state_dir / DATABASE_FILE),
-                    league_settings(config) if config else None)
-    now = datetime.now(UTC)
+    config = setup.load(args)
+    w = setup.words(args, config)
+    deadline = (parse_local_datetime(args.deadline, config.schedule.zone)
+                if args.deadline else None)
     try:
-        undone, removed = rollback(
-            league, now, args.round, archive_dir=setup.state_dir / "archive",
-            game_name=config.game.name if config else "Turnited",
-            language=(config.newsletter.language
-                      if config else setup.language),
-            timezone=config.schedule.timezone if config else "UTC",
-        )
-    except CannotRollBack as exc:
-        key = "nothing" if exc.reason == "nothing" else "later"
-        raise CliError(text[key].format(round=exc.round, last=exc.last)) from exc
+        with setup.services(config) as ctx:
+            plan = rollback_plan(ctx, args.round, deadline)
+            print("\n".join(plan.lines(w)))
+            if not args.yes and not confirmed(w._("Take round %(round)s back? [y/N] ",
+                                                  round=plan.round)):
+                print(w._("Nothing changed."))
+                return 1
+            report = rollback(ctx, plan.round, plan.deadline)
     except UnknownRound as exc:
-        raise CliError(text["unknown"].format(round=exc.number)) from exc
-    finally:
-        league.db.close()
-    print(text["done"].format(round=undone.round, teams=undone.teams, corrects=undone.corrects,
-                              aged=text["aged"] if undone.aged else ""))
-    if undone.restored:
-        print(text["restored"].format(names=", ".join(undone.restored)))
-    print(text["removed"].format(removed=undone.removed_round, moves=undone.kept_moves))
-    print(text["mails"].format(count=undone.cancelled_mails))
-    if removed:
-        print(text["archive"].format(files=", ".join(p.name for p in removed)))
-    if undone.deadline <= now:
-        print(text["deadline"].format(deadline=undone.deadline.strftime("%Y-%m-%d %H:%M UTC")))
+        raise CliError(N_("round %(round)s has not been evaluated: there is nothing to roll "
+                          "back"), round=exc.number) from exc
+    print("\n".join(report.lines(w)))
     return 0
 
 
@@ -102,15 +65,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "rollback", help="undo the last evaluation and open its round again",
         description="Undo the last evaluation: WP, PSZ, deleted teams, ageing, its archive "
-        "page, its results and WP history. The round is open again with its lineups; the "
+        "page, its results and WP history. The round is open again with its lineups until "
+        "a deadline that is not in the past (--deadline, else the next planned one), and "
+        "every manager of the round is told by mail that its results are withdrawn; the "
         "next evaluation uses the same committed seed and its newsletter says that it "
         "corrects the earlier one. Unsent newsletters of the round are cancelled. Refused "
-        "when nothing was evaluated or ROUND is not the last evaluated round.",
-        epilog="examples:\n  turnited rollback\n  turnited rollback 12   "
-        "(refused unless 12 is the last evaluated round)",
+        "when nothing was evaluated or ROUND is not the last evaluated round. Asks before "
+        "it changes anything (--yes: does not ask).",
+        epilog="examples:\n  turnited rollback\n"
+        "  turnited rollback 12 --deadline '24.01.2027 20:00' --yes\n"
+        "  (refused unless 12 is the last evaluated round)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("round", metavar="ROUND", type=int, nargs="?",
                    help="the round to roll back (must be the last evaluated one)")
+    p.add_argument("--deadline", metavar="DATE",
+                   help="the reopened round's new deadline, local time in schedule.timezone, "
+                   "e.g. '24.01.2027 20:00' or '2027-01-24 20:00' (default: the next planned "
+                   "deadline)")
+    p.add_argument("--yes", action="store_true", help="do not ask for a confirmation")
     add_state_options(p)
     p.set_defaults(handler=cmd_rollback)

@@ -10,41 +10,14 @@ from __future__ import annotations
 
 import argparse
 
-from bot.cli import CliError
-from bot.cli.manager import ConsoleSetup, add_state_options, console_setup
-
-MESSAGES = {
-    "de": {
-        "match": "Passt: der Startwert {seed} ist der, der für Runde {round} vor dem "
-                 "Einsendeschluss hinterlegt wurde (Verpflichtung {commitment}).",
-        "differ": "Passt NICHT: SHA-256 von {text!r} ist {actual}, veröffentlicht wurde "
-                  "{commitment}.",
-        "missing": "für Runde {round} ist in diesem Spielstand keine Verpflichtung "
-                   "veröffentlicht; gib die COMMITMENT aus dem Rundbrief an",
-        "bad": "ungültige Eingabe: {error}",
-    },
-    "en": {
-        "match": "Matches: the seed {seed} is the one committed for round {round} before its "
-                 "deadline (commitment {commitment}).",
-        "differ": "Does NOT match: SHA-256 of {text!r} is {actual}, the published commitment "
-                  "is {commitment}.",
-        "missing": "this state has no published commitment for round {round}; give the "
-                   "COMMITMENT from the newsletter",
-        "bad": "invalid input: {error}",
-    },
-}
+from bot.cli import CliError, setup
+from bot.cli.manager import add_state_options
+from bot.errors import N_
 
 
-def _state_commitment(setup: ConsoleSetup, round_number: int) -> str | None:
-    from bot.league.service import League
-    from bot.storage.db import DATABASE_FILE, open_existing
-
-    league = League(open_existing(setup.state_dir / DATABASE_FILE))
-    try:
-        with league.db.read() as conn:
-            return league.commitment(conn, round_number)
-    finally:
-        league.db.close()
+def _state_commitment(args: argparse.Namespace, round_number: int) -> str | None:
+    with setup.services(setup.load(args)) as ctx, ctx.db.read() as conn:
+        return ctx.league.commitment(conn, round_number)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -55,21 +28,29 @@ def cmd_verify(args: argparse.Namespace) -> int:
         seed_commitment,
     )
 
-    setup = console_setup(args)
-    text = MESSAGES[setup.language]
+    w = setup.words(args)
+    if args.round < 1 or args.seed < 0:
+        raise CliError(N_("round %(round)s, seed %(seed)s: rounds are numbered from 1 and seeds "
+                          "are whole numbers from 0, e.g. verify 12 4711"),
+                       round=args.round, seed=args.seed)
+    expected = seed_commitment(args.round, args.seed)
     try:
-        expected = seed_commitment(args.round, args.seed)
         published = (normalise_commitment(args.commitment) if args.commitment
-                     else _state_commitment(setup, args.round))
-    except InvalidCommitmentError as exc:
-        raise CliError(text["bad"].format(error=exc)) from exc
+                     else _state_commitment(args, args.round))
+    except InvalidCommitmentError:
+        raise CliError(N_("%(text)s is no commitment: a commitment is 64 hexadecimal digits, "
+                          "as the newsletter prints it"), text=repr(args.commitment)) from None
     if published is None:
-        raise CliError(text["missing"].format(round=args.round))
+        raise CliError(N_("this state has no published commitment for round %(round)s; give "
+                          "the COMMITMENT from the newsletter"), round=args.round)
     if expected == published:
-        print(text["match"].format(seed=args.seed, round=args.round, commitment=published))
+        print(w._("Matches: the seed %(seed)s is the one committed for round %(round)s before "
+                  "its deadline (commitment %(commitment)s).", seed=args.seed,
+                  round=args.round, commitment=published))
         return 0
-    print(text["differ"].format(text=commitment_text(args.round, args.seed), actual=expected,
-                                commitment=published))
+    print(w._("Does NOT match: the SHA-256 of %(text)s is %(actual)s, the published commitment "
+              "is %(commitment)s.", text=repr(commitment_text(args.round, args.seed)),
+              actual=expected, commitment=published))
     return 1
 
 

@@ -105,6 +105,7 @@ class ConfigFileMissing(ConfigError):
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         super().__init__("(file)", str(path), "an existing YAML file", reason="no such file")
+        self.words = (MISSING_FILE, {"path": str(self.path)})
 
     def describe(self) -> str:
         return MISSING_FILE % {"path": self.path}
@@ -112,13 +113,6 @@ class ConfigFileMissing(ConfigError):
     def __str__(self) -> str:
         return self.describe()
 
-    def in_language(self, language: str) -> str:
-        """The console's line, ``error: this configuration file does not exist:
-        PATH ...``, in ``language`` (``de``/``en``) from the message catalog."""
-        from bot.render.i18n import translations
-
-        gettext = translations(language).gettext
-        return f"{gettext(ERROR)}: {gettext(MISSING_FILE) % {'path': self.path}}"
 
 
 def is_secret_key(key: str) -> bool:

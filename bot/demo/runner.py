@@ -1,5 +1,7 @@
 """Run the demo: a fresh game directory, simulated managers, a simulated
-clock, and the real App (pipeline, league, outbox, newsletters, archive)."""
+clock, and the real App (pipeline, league, outbox, newsletters, archive).
+What it says goes through the message catalog (``bot.render.words``), in
+the demo game's language (German) unless ``--lang`` chooses."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from email import policy
 from pathlib import Path
 
@@ -20,10 +23,15 @@ from bot.app import App, build_app
 from bot.config import Config
 from bot.demo.players import DemoManager, DemoTeam, make_managers
 from bot.mail.maildir_transport import deliver, read_sent
+from bot.render.words import Words
+from bot.storage import outbox
+from bot.storage.permissions import private_umask
 from bot.wiring import league_settings
 
 BOT = "turnited@demo.example"
 GM = "spielleitung@demo.example"
+#: The language of the demo game (its ``game.language``).
+DEMO_LANGUAGE = "de"
 #: Monday 7 December 2026, 09:00 in Berlin: the demo's first day.
 START = datetime(2026, 12, 7, 8, 0, tzinfo=UTC)
 
@@ -48,7 +56,9 @@ class DemoSummary:
     reminders: int = 0
     deleted: list[str] = field(default_factory=list)
     winners: list[tuple[int, str]] = field(default_factory=list)
-    top_wp: list[tuple[str, str, str]] = field(default_factory=list)
+    #: The player teams' titles (a GM team's win is no title: the hall of fame's rule).
+    titles: Counter[str] = field(default_factory=Counter)
+    top_wp: list[tuple[str, str, Decimal]] = field(default_factory=list)
     last_newsletter: Path | None = None
     archive_index: Path | None = None
     seconds: float = 0.0
@@ -56,7 +66,7 @@ class DemoSummary:
 
 def demo_config(directory: Path, simulations: int) -> dict:
     return {
-        "game": {"name": "Turnited Demo", "language": "de"},
+        "game": {"name": "Turnited Demo", "language": DEMO_LANGUAGE},
         "analysis": {"simulations": simulations},
         "state_dir": "state",
         "schedule": {"timezone": "Europe/Berlin", "deadlines": {"cron": "0 20 * * SUN"}},
@@ -71,8 +81,9 @@ class DemoRun:
     """Plays ``rounds`` rounds; every mail goes through the real pipeline."""
 
     def __init__(self, directory: Path, *, seed: int, managers: int, simulations: int,
-                 log: Callable[[str], None]) -> None:
+                 log: Callable[[str], None], words: Words) -> None:
         self.directory = directory
+        self.words = words
         self.rng = random.Random(seed)
         self.log = log
         directory.mkdir(parents=True, exist_ok=True)
@@ -106,14 +117,20 @@ class DemoRun:
         self.read_replies()
 
     def read_replies(self) -> None:
+        fresh = []
         for sent in read_sent(self.app.config.maildir_root):
             if sent.key in self.seen:
                 continue
             self.seen.add(sent.key)
-            msg = email.message_from_bytes(sent.raw, policy=policy.default)
+            fresh.append(email.message_from_bytes(sent.raw, policy=policy.default))
+        if not fresh:
+            return
+        with self.app.db.read() as conn:  # what each mail is, as the outbox stored it
+            kinds = outbox.kinds(conn, (str(m["Message-ID"]).strip() for m in fresh))
+        for msg in fresh:
             to = msg["To"].addresses[0].addr_spec if msg["To"] else ""
-            kind = msg.get("Auto-Submitted", "")
-            if kind == "auto-replied":
+            kind = kinds.get(str(msg["Message-ID"]).strip(), "")
+            if kind == "reply":
                 self.summary.replies += 1
                 body = msg.get_body(("plain",))
                 text = body.get_content() if body else ""
@@ -124,9 +141,9 @@ class DemoRun:
                     doomed = manager.learn(text)
                     if doomed:
                         self.doomed[manager.address] = doomed
-            elif "Erinnerung" in str(msg["Subject"]) or "Reminder" in str(msg["Subject"]):
+            elif kind == "reminder":
                 self.summary.reminders += 1
-            elif to != GM:
+            elif kind == "newsletter":
                 self.summary.newsletters += 1
                 manager = self.by_address.get(to)
                 body = msg.get_body(("plain",))
@@ -208,14 +225,20 @@ class DemoRun:
         public = self.app.league.stored_report(number, public=True)
         champion = public["placings"][0] if public.get("placings") else "-"
         self.summary.winners.append((number, champion))
+        gm_teams = {t["name"] for t in public.get("teams", []) if t.get("gm")}
+        if champion != "-" and champion not in gm_teams:  # as the hall of fame counts titles
+            self.summary.titles[champion] += 1
         self.summary.rounds = number
-        self.log(f"  round {number:2d}: {len(public.get('teams', []))} teams, "
-                 f"winner {champion}")
+        shown = f"{number:2d}"
+        self.log("  " + self.words.ngettext(
+            "round %(round)s: %(num)s team, winner %(winner)s",
+            "round %(round)s: %(num)s teams, winner %(winner)s",
+            len(public.get("teams", [])), round=shown, winner=champion))
 
     def finish(self) -> DemoSummary:
         with self.app.db.read() as conn:
             rows = self.app.league.wp_table(conn, self.summary.rounds)
-        self.summary.top_wp = [(r.team, r.manager, f"{r.wp:.2f}") for r in rows[:5]]
+        self.summary.top_wp = [(r.team, r.manager, r.wp) for r in rows[:5]]
         archive = self.app.config.state_dir / "archive"
         self.summary.last_newsletter = archive / f"round-{self.summary.rounds:03d}.html"
         self.summary.archive_index = archive / "index.html"
@@ -224,12 +247,27 @@ class DemoRun:
 
 
 def run_demo(directory: Path, *, seed: int = 2026, managers: int = 40, seasons: int = 2,
-             simulations: int = 20_000, log: Callable[[str], None] = print) -> DemoSummary:
+             simulations: int = 20_000, log: Callable[[str], None] = print,
+             words: Words | None = None) -> DemoSummary:
     """Play ``seasons`` seasons in ``directory`` and return what happened."""
+    with private_umask():  # the demo's state is private like every game's
+        return _run(directory, seed=seed, managers=managers, seasons=seasons,
+                    simulations=simulations, log=log,
+                    words=words or Words(DEMO_LANGUAGE, "Europe/Berlin"))
+
+
+def _run(directory: Path, *, seed: int, managers: int, seasons: int, simulations: int,
+         log: Callable[[str], None], words: Words) -> DemoSummary:
     started = time.perf_counter()
-    run = DemoRun(directory, seed=seed, managers=managers, simulations=simulations, log=log)
+    w = words
+    run = DemoRun(directory, seed=seed, managers=managers, simulations=simulations, log=log,
+                  words=w)
     rounds = seasons * run.app.config.game.season_rounds
-    log(f"Turnited demo: {managers} managers, {seasons} seasons ({rounds} rounds) in {directory}")
+    log(w._("Turnited demo: %(managers)s, %(seasons)s (%(rounds)s) in %(directory)s",
+            managers=w.ngettext("%(num)s manager", "%(num)s managers", managers),
+            seasons=w.ngettext("%(num)s season", "%(num)s seasons", seasons),
+            rounds=w.ngettext("%(num)s round", "%(num)s rounds", rounds),
+            directory=str(directory)))
     for number in range(1, rounds + 1):
         run.play_round(number)
     summary = run.finish()
@@ -237,23 +275,37 @@ def run_demo(directory: Path, *, seed: int = 2026, managers: int = 40, seasons: 
     return summary
 
 
-def format_summary(s: DemoSummary) -> str:
-    kinds = Counter(w for _, w in s.winners)
+def format_summary(s: DemoSummary, w: Words | None = None) -> str:
+    """What the demo did, in words."""
+    w = w or Words(DEMO_LANGUAGE, "Europe/Berlin")
     lines = [
         "",
-        f"Played {s.rounds} rounds in {s.seconds:.1f} s.",
-        f"Mails from managers: {s.mails}; replies: {s.replies} "
-        f"({s.error_replies} with errors); late mails: {s.late}",
-        f"Newsletters: {s.newsletters}; reminders: {s.reminders}; "
-        f"teams deleted for a new one: {len(s.deleted)}",
-        "Winners: " + ", ".join(f"{n}: {w}" for n, w in s.winners),
-        f"Most titles: {kinds.most_common(1)[0][0] if kinds else '-'}",
-        "Top of the WP table:",
-        *(f"  {team:<30} {manager:<24} {wp:>7}" for team, manager, wp in s.top_wp),
+        w.ngettext("Played %(num)s round in %(seconds)s s.", "Played %(num)s rounds in "
+                   "%(seconds)s s.", s.rounds, seconds=w.number(s.seconds, 1)),
+        w._("Mails from managers: %(mails)s; replies: %(replies)s (%(errors)s with errors); "
+            "late mails: %(late)s", mails=s.mails, replies=s.replies, errors=s.error_replies,
+            late=s.late),
+        w._("Newsletters: %(newsletters)s; reminders: %(reminders)s; teams deleted for a new "
+            "one: %(deleted)s", newsletters=s.newsletters, reminders=s.reminders,
+            deleted=len(s.deleted)),
+        w._("Winners: %(winners)s", winners=", ".join(f"{n}: {name}" for n, name in s.winners)),
+        w._("Most titles: %(teams)s", teams=", ".join(
+            f"{name} ({s.titles[name]})" for name in most_titles(s)) or "-"),
+        w._("Top of the WP table:"),
+        *(f"  {team:<30} {manager:<24} {w.wp(wp):>7}" for team, manager, wp in s.top_wp),
         "",
-        f"Last newsletter (HTML): {s.last_newsletter}",
-        f"Archive index:          {s.archive_index}",
-        f"Every mail in and out:  {s.directory / 'state' / 'maildir'}",
-        f"Inspect the game:       turnited --config {s.directory / 'config.yaml'} status",
+        w._("Last newsletter (HTML): %(path)s", path=str(s.last_newsletter)),
+        w._("Archive index: %(path)s", path=str(s.archive_index)),
+        w._("Every mail in and out: %(path)s", path=str(s.directory / "state" / "maildir")),
+        w._("Look at the game: turnited --config %(path)s status",
+            path=str(s.directory / "config.yaml")),
     ]
     return "\n".join(lines)
+
+
+def most_titles(s: DemoSummary) -> list[str]:
+    """The player teams with the most titles, by name (the hall of fame's first ones)."""
+    if not s.titles:
+        return []
+    most = max(s.titles.values())
+    return sorted(name for name, count in s.titles.items() if count == most)

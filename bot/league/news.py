@@ -99,9 +99,10 @@ class RoundNews:
 
 
 def recipients(conn: sqlite3.Connection) -> tuple[Recipient, ...]:
-    """Every manager with at least one team (the newsletter's recipients)."""
+    """Every manager with at least one team (the newsletter's recipients),
+    but a banned one (RULES.md §13: he gets no newsletter)."""
     return tuple(Recipient(m.id, m.address, m.display_name, m.language)
-                 for m in manager_rows.active_recipients(conn))
+                 for m in manager_rows.active_recipients(conn) if not m.banned)
 
 
 def team_facts(conn: sqlite3.Connection, round_number: int) -> dict[int, tuple[TeamFacts, ...]]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from bot.errors import N_
 from bot.league import evaluation as ev
 from bot.league import news, tables
 from bot.league.errors import BadTime, LeagueError, NoOpenRound, RoundNotOpen, UnknownRound
@@ -112,8 +113,10 @@ class UnknownManager(LeagueError):
 
     def __init__(self, address: str) -> None:
         self.address = address
-        super().__init__(f"no manager is registered with the address {address!r}; "
-                         "`turnited managers` lists them")
+        message = N_("no manager is registered with the address %(address)s; "
+                     "`turnited managers` lists them")
+        self.words = (message, {"address": address})
+        super().__init__(message % self.words[1])
 
 
 class CannotRollBack(LeagueError):
@@ -123,11 +126,13 @@ class CannotRollBack(LeagueError):
     def __init__(self, reason: str, round: int | None = None, last: int | None = None) -> None:
         self.reason, self.round, self.last = reason, round, last
         if reason == "nothing":
-            text = "no round has been evaluated yet: there is nothing to roll back"
+            message = N_("no round has been evaluated yet: there is nothing to roll back")
         else:
-            text = (f"round {round} cannot be rolled back: round {last} was evaluated after "
-                    f"it; only the last evaluated round ({last}) can be rolled back")
-        super().__init__(text)
+            message = N_("round %(round)s cannot be rolled back: round %(last)s was evaluated "
+                         "after it; only the last evaluated round (%(last)s) can be rolled "
+                         "back")
+        self.words = (message, {"round": round, "last": last})
+        super().__init__(message % self.words[1] if reason != "nothing" else message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,34 +304,54 @@ class League:
 
     # -- the game master's console ------------------------------------------------
 
-    def rollback(self, now: datetime, round_number: int | None = None) -> RolledBack:
-        """Undo the last evaluation (``round_number``, if given, must be it):
-        WP, PSZ, deleted teams, ageing, its stored result and WP history; the
-        round is open again with its moves and committed seed, and its
-        newsletters and digest not sent yet are cancelled (sent ones stay).
-        The next evaluation corrects it (``RoundRow.corrects``)."""
-        _aware("now", now)
+    def rollback_target(self, conn: sqlite3.Connection, round_number: int | None = None
+                        ) -> RoundRow:
+        """The round a rollback would take back: the last evaluated one
+        (``round_number``, if given, must be it). Raises ``CannotRollBack`` or
+        ``UnknownRound`` saying why not; changes nothing."""
+        last = round_rows.last_evaluated(conn)
+        if last is None:
+            raise CannotRollBack("nothing")
+        if round_number is not None and round_number != last.number:
+            if round_rows.round_by_number(conn, round_number) is None:
+                raise UnknownRound(round_number)
+            if round_number > last.number:
+                raise UnknownRound(round_number, "has been evaluated")
+            raise CannotRollBack("later", round_number, last.number)
+        return last
+
+    def rollback(self, now: datetime, round_number: int | None = None, *,
+                 deadline: datetime | None = None) -> RolledBack:
+        """``rollback_in`` in a transaction of its own."""
         with self.db.transaction() as conn:
-            last = round_rows.last_evaluated(conn)
-            if last is None:
-                raise CannotRollBack("nothing")
-            if round_number is not None and round_number != last.number:
-                if round_rows.round_by_number(conn, round_number) is None:
-                    raise UnknownRound(round_number)
-                if round_number > last.number:
-                    raise UnknownRound(round_number, "has been evaluated")
-                raise CannotRollBack("later", round_number, last.number)
-            following = round_rows.round_by_number(conn, last.number + 1)
-            if following is None or not following.is_open:
-                raise ev.EvaluationError(
-                    f"round {last.number} is the last evaluated round but round "
-                    f"{last.number + 1} is not open"
-                )
-            kept = len(move_rows.current_moves(conn, following.number))
-            undone = ev.undo_round(conn, last, following)
-            cancelled = outbox.cancel_unsent(conn, last.number, ("newsletter", "digest"))
-            reopened = round_rows.round_by_number(conn, last.number)
-            assert reopened is not None
+            return self.rollback_in(conn, now, round_number, deadline=deadline)
+
+    def rollback_in(self, conn: sqlite3.Connection, now: datetime,
+                    round_number: int | None = None, *,
+                    deadline: datetime | None = None) -> RolledBack:
+        """Undo the last evaluation (``round_number``, if given, must be it),
+        inside the caller's transaction: WP, PSZ, deleted teams, ageing, its
+        stored result and WP history; the round is open again with its moves
+        and committed seed (and ``deadline``, if given, else the one it had),
+        and its newsletters and digest not sent yet are cancelled (sent ones
+        stay). The next evaluation corrects it (``RoundRow.corrects``)."""
+        _aware("now", now)
+        if deadline is not None:
+            _aware("deadline", deadline)
+        last = self.rollback_target(conn, round_number)
+        following = round_rows.round_by_number(conn, last.number + 1)
+        if following is None or not following.is_open:
+            raise ev.EvaluationError(
+                f"round {last.number} is the last evaluated round but round "
+                f"{last.number + 1} is not open"
+            )
+        kept = len(move_rows.current_moves(conn, following.number))
+        undone = ev.undo_round(conn, last, following)
+        cancelled = outbox.cancel_unsent(conn, last.number, ("newsletter", "digest"))
+        if deadline is not None:
+            round_rows.set_deadline(conn, last.number, deadline)
+        reopened = round_rows.round_by_number(conn, last.number)
+        assert reopened is not None
         return RolledBack(last.number, reopened.corrects, undone.restored, undone.teams,
                           undone.aged, following.number, kept, cancelled, reopened.deadline)
 
@@ -409,7 +434,8 @@ class League:
         return tables.psz_table(conn, round_number, self.settings.listed_rounds)
 
     def recipients(self, conn: sqlite3.Connection) -> list[Recipient]:
-        """Every manager with at least one team (the newsletter's recipients)."""
+        """Every manager with at least one team (the newsletter's recipients),
+        but a banned one (RULES.md §13: he gets no newsletter)."""
         return list(news.recipients(conn))
 
     def status(self, conn: sqlite3.Connection, now: datetime) -> LeagueStatus:

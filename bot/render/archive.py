@@ -69,9 +69,11 @@ def _json_default(value: object) -> object:
     raise TypeError(f"cannot store {type(value).__name__} {value!r} in the archive JSON")
 
 
-def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
+def atomic_write(path: Path, data: bytes, mode: int = 0o600) -> None:
     """Write ``data`` to ``path`` atomically: a temporary file in the same
-    folder, flushed to disk, then renamed over ``path``."""
+    folder, flushed to disk, then renamed over ``path``. Private by default,
+    like everything in the state (``bot.storage.permissions``); ``turnited
+    publish`` copies the archive to a web root with public permissions."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:

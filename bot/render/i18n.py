@@ -7,10 +7,15 @@ German words are in the Babel catalog ``bot/locale/de/LC_MESSAGES/
 messages.po``; ``messages.pot`` beside it is the extracted template
 (``scripts/i18n`` extracts and updates both with Babel's ``pybabel``).
 
-The ``.po`` file is the only form kept: it is compiled in memory with
-Babel the first time a language is asked for (about 30 ms for the whole
-catalog, once per process), so a checkout, an editable install and a wheel
-read the same file and no compiled ``.mo`` can go stale. An entry marked
+The ``.po`` file is the only form shipped: it is compiled with Babel the
+first time a language is asked for, so a checkout, an editable install and
+a wheel read the same file. The compiled form is kept in the user's cache
+(``$XDG_CACHE_HOME/turnited``, else ``~/.cache/turnited``) under the
+SHA-256 of the ``.po`` file's bytes, so a command that only needs a few
+words (the console starts in a tenth of a second) reads it with the
+standard library instead of loading Babel and compiling 700 messages; it
+cannot go stale (another catalog has another name), and a cache that
+cannot be written or read is simply not used. An entry marked
 fuzzy or left empty is not compiled (gettext then shows the English id);
 ``tests/render/test_catalogs.py`` fails on either, and on a message of a
 template that the catalog lacks.
@@ -19,12 +24,12 @@ template that the catalog lacks.
 from __future__ import annotations
 
 import gettext
+import hashlib
+import os
+import tempfile
 from functools import cache
 from io import BytesIO
 from pathlib import Path
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 
 from bot.render.languages import check_language
 
@@ -57,12 +62,58 @@ def translations(language: str, locale_dir: Path | None = None) -> gettext.NullT
             f"the {language} message catalog is missing: {path}; "
             "reinstall the package (pip install turnited) or run from a full checkout"
         )
-    with path.open("rb") as handle:
-        catalog = read_po(handle, locale=language, domain=DOMAIN)
+    source = path.read_bytes()
+    cached = _cache_file(language, source)
+    if cached is not None:
+        try:
+            return gettext.GNUTranslations(BytesIO(cached.read_bytes()))
+        except Exception:  # missing, unreadable or damaged: compile it again
+            pass
+    compiled = compile_catalog(source, language)
+    if cached is not None:
+        _keep(cached, compiled)
+    return gettext.GNUTranslations(BytesIO(compiled))
+
+
+def compile_catalog(source: bytes, language: str) -> bytes:
+    """The ``.mo`` bytes of the ``.po`` text ``source`` (fuzzy entries left out)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    catalog = read_po(BytesIO(source), locale=language, domain=DOMAIN)
     compiled = BytesIO()
     write_mo(compiled, catalog, use_fuzzy=False)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
+    return compiled.getvalue()
+
+
+def cache_dir() -> Path:
+    """Where compiled catalogs are kept (``$XDG_CACHE_HOME/turnited``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "turnited"
+
+
+def _cache_file(language: str, source: bytes) -> Path | None:
+    try:
+        folder = cache_dir()
+    except RuntimeError:  # no home directory
+        return None
+    return folder / f"{DOMAIN}-{language}-{hashlib.sha256(source).hexdigest()[:32]}.mo"
+
+
+def _keep(path: Path, compiled: bytes) -> None:
+    """Store ``compiled`` at ``path`` (whole or not at all); a cache that
+    cannot be written is not used."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(compiled)
+        os.replace(tmp, path)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
 
 
 #: How Babel reads the templates: the options of the bot's environment
@@ -87,18 +138,36 @@ def message_key(message: MessageId, context: str | None = None) -> MessageKey:
     return (message if isinstance(message, str) else message[0]), context
 
 
-#: The modules that mark messages with ``N_`` or ``ngettext`` (the reasons of
-#: an unreadable line, which the rules core words in English; the lines of the
-#: connection check; the units of a duration; the configuration's console
-#: errors; the worker's notices; the commands' examples, reasons and digest
-#: sentences), relative to ``bot/`` (glob patterns).
+#: The modules whose messages are in the catalog, relative to ``bot/`` (glob
+#: patterns): the reasons of an unreadable line, which the rules core words in
+#: English (marked ``N_``), the units of a duration, everything the console
+#: says (``_``, ``ngettext`` of ``bot.render.words.Words``; errors marked
+#: ``N_``), the connection check's lines, the worker's notices, and the
+#: commands' examples, reasons and digest sentences.
 PYTHON_SOURCES: tuple[str, ...] = (
+    "render/notices.py",
     "render/reasons.py",
+    "render/words.py",
     "render/connection_words.py",
     "render/formatting.py",
     "config/errors.py",
     "worker/notices.py",
+    "cli/*.py",
+    "demo/runner.py",
+    "league/service.py",
+    "schedule.py",
+    "service/broadcast.py",
     "service/commands/*.py",
+    "service/console.py",
+    "service/deadlines.py",
+    "service/health.py",
+    "service/preview.py",
+    "service/remind.py",
+    "service/roster.py",
+    "service/rollback.py",
+    "service/status.py",
+    "service/webroot.py",
+    "storage/backup.py",
 )
 
 
@@ -121,8 +190,8 @@ def template_messages(templates_dir: Path) -> dict[MessageKey, tuple[MessageId, 
             source = path.relative_to(package).as_posix()
             with path.open("rb") as handle:
                 for _lineno, message, _comments, context in extract("python", handle):
-                    found.setdefault(message_key(message, context), (message, []))[1].append(
-                        source)
+                    key = message_key(message, context)
+                    found.setdefault(key, (message, []))[1].append(source)
     return found
 
 
@@ -134,6 +203,8 @@ def catalog_problems(language: str, templates_dir: Path,
     and an entry no template uses any more. Empty when the catalog is
     complete. The source language (English) has nothing to check."""
     import re
+
+    from babel.messages.pofile import read_po
 
     language = check_language(language)
     if language == SOURCE_LANGUAGE:

@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bot.errors import TurnitedError
+from bot.errors import N_, TurnitedError
 from bot.mail.compose import MailKind
 from bot.render.model import RenderedMail
 from bot.service.context import Context
 from bot.service.outgoing import queue_mail
 from bot.storage import roster
+
+if TYPE_CHECKING:
+    from bot.render.words import Words
 
 #: Header lines that give the announcement's subject (first line only).
 SUBJECT_PREFIXES = ("subject:", "betreff:")
@@ -29,6 +33,10 @@ MAX_BYTES = 256 * 1024
 
 class BroadcastError(TurnitedError, ValueError):
     """An announcement that cannot be sent as it is."""
+
+    def __init__(self, message: str, /, **values: object) -> None:
+        self.words = (message, values)
+        super().__init__(message % values if values else message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,30 +56,44 @@ class BroadcastReport:
     #: Banned managers left out.
     skipped_banned: int
 
+    def lines(self, w: Words) -> list[str]:
+        out = [w.ngettext("Announcement %(digest)s queued in the outbox for %(num)s "
+                          "recipient, %(already)s had it already; the running bot sends it "
+                          "(or: turnited send).",
+                          "Announcement %(digest)s queued in the outbox for %(num)s "
+                          "recipients, %(already)s had it already; the running bot sends it "
+                          "(or: turnited send).",
+                          self.queued, digest=self.digest, already=self.already)]
+        if self.skipped_banned:
+            out.append(w.ngettext("%(num)s banned manager left out.",
+                                  "%(num)s banned managers left out.", self.skipped_banned))
+        return out
+
 
 def parse_announcement(raw: bytes) -> Announcement:
     """The announcement in ``raw`` (UTF-8 text). ``BroadcastError`` says what
     is wrong with it: empty, too long, not UTF-8, an empty subject."""
     if len(raw) > MAX_BYTES:
-        raise BroadcastError(f"the announcement has {len(raw)} bytes; at most {MAX_BYTES} "
-                             "are sent")
+        raise BroadcastError(N_("the announcement has %(size)s bytes; at most %(most)s are "
+                                "sent"), size=len(raw), most=MAX_BYTES)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise BroadcastError(f"the announcement is not UTF-8 text (byte {exc.start}); "
-                             "save it as UTF-8") from None
+        raise BroadcastError(N_("the announcement is not UTF-8 text (byte %(byte)s); save "
+                                "it as UTF-8"), byte=exc.start) from None
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     subject: str | None = None
     first, _, rest = text.partition("\n")
     if first.strip().lower().startswith(SUBJECT_PREFIXES):
         subject = first.split(":", 1)[1].strip()
         if not subject:
-            raise BroadcastError(f"the first line {first.strip()!r} names no subject; write "
-                                 "'Subject: ...' with the subject, or leave the line out")
+            raise BroadcastError(N_("the first line %(line)s names no subject; write "
+                                    "'Subject: ...' with the subject, or leave the line out"),
+                                 line=repr(first.strip()))
         text = rest
     text = text.strip("\n")
     if not text.strip():
-        raise BroadcastError("the announcement has no text to send")
+        raise BroadcastError(N_("the announcement has no text to send"))
     digest = hashlib.sha256(raw).hexdigest()[:16]
     return Announcement(subject, text.rstrip() + "\n", digest)
 

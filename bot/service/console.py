@@ -1,28 +1,75 @@
-"""The game master's console use cases that mail or touch files: a new
-password mailed to a manager (``reset_password``) and a rollback that also
-takes the round's page out of the archive (``rollback``).
+"""The game master's use cases about one manager (RULES.md §9, §13): ban,
+unban, and a new password mailed to that address only.
 
-The league does the state change (``League.reset_password``,
-``League.rollback``); this module adds the mail (through ``queue_mail``, in
-the same transaction) and the archive files.
+The league does the state change (``League.ban``, ``unban``,
+``reset_password``); this module adds the mail (through ``queue_mail``, in
+the same transaction) and returns what happened as a typed value that the
+console prints and a mail reply can say.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-from pathlib import Path
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bot.league.service import League, RolledBack
 from bot.mail.compose import MailKind
-from bot.render.archive import round_stem
 from bot.render.environment import Environments
 from bot.render.formatting import LANGUAGES
 from bot.render.model import RenderedMail
 from bot.render.password import render_password_mail
-from bot.render.site import write_site
-from bot.service.outgoing import Sender, queue_mail
-from bot.service.publish import site_data
-from bot.storage.db import Database
+from bot.service.context import Context
+from bot.service.outgoing import queue_mail
+
+if TYPE_CHECKING:
+    from bot.render.words import Words
+
+
+@dataclass(frozen=True, slots=True)
+class BanResult:
+    #: The manager's stored address.
+    address: str
+    #: Banned after the command; whether it changed anything.
+    banned: bool
+    changed: bool
+
+    def lines(self, w: Words) -> list[str]:
+        if self.banned and self.changed:
+            return [w._("%(address)s is banned: his mails get no reply and change nothing, his "
+                        "teams sit out, he gets no newsletter and no reminder; his WP stay.",
+                        address=self.address)]
+        if self.banned:
+            return [w._("%(address)s was banned already; nothing changed.",
+                        address=self.address)]
+        if self.changed:
+            return [w._("The ban of %(address)s is lifted: his mails are handled again, his "
+                        "teams play again.", address=self.address)]
+        return [w._("%(address)s was not banned; nothing changed.", address=self.address)]
+
+
+@dataclass(frozen=True, slots=True)
+class PasswordReset:
+    address: str
+    #: The outbox row of the mail that carries the new password.
+    outbox_row: int
+
+    def lines(self, w: Words) -> list[str]:
+        return [w._("New password for %(address)s made; the old one no longer works. The "
+                    "mail with the password waits in the outbox (no. %(row)s) and goes to "
+                    "%(address)s only.", address=self.address, row=self.outbox_row)]
+
+
+def ban(ctx: Context, address: str) -> BanResult:
+    """Ban the manager at ``address``: his mails get no reply and change
+    nothing, his teams sit out, he gets no newsletter and no reminder; his WP
+    stay. Banning a banned manager changes nothing."""
+    manager, before = ctx.league.ban(address, ctx.clock())
+    return BanResult(manager.address, True, not before)
+
+
+def unban(ctx: Context, address: str) -> BanResult:
+    """Lift the ban of the manager at ``address`` (nothing changes if there is none)."""
+    manager, before = ctx.league.unban(address)
+    return BanResult(manager.address, False, before)
 
 
 def password_mail(
@@ -36,51 +83,26 @@ def password_mail(
         password=password, game_name=game_name, game_address=game_address, env=environments)
 
 
-def reset_password(
-    db: Database, league: League, address: str, *, sender: Sender, game_name: str,
-    game_address: str, default_language: str, now: datetime,
-) -> tuple[str, int]:
+def reset_password(ctx: Context, address: str) -> PasswordReset:
     """Give the manager at ``address`` a new password (the old one stops
     working) and queue the mail that tells it, to that address only, in one
-    transaction. Returns the manager's address and the outbox row id."""
-    with db.transaction() as conn:
-        manager, password = league.reset_password(conn, address)
+    transaction."""
+    s = ctx.settings
+    now = ctx.clock()
+    with ctx.db.transaction() as conn:
+        manager, password = ctx.league.reset_password(conn, address)
         rendered = password_mail(
-            password, language=manager.language or default_language,
-            name=manager.display_name, game_name=game_name, game_address=game_address,
+            password, language=manager.language or s.newsletter_language,
+            name=manager.display_name, game_name=s.game_name, game_address=s.game_address,
+            environments=ctx.environments,
         )
         # One key per new hash: every reset is its own mail.
         row = queue_mail(
-            conn, sender=sender, kind=MailKind.NOTICE, to=manager.address,
+            conn, sender=s.sender, kind=MailKind.NOTICE, to=manager.address,
             to_name=manager.display_name, rendered=rendered,
             key=f"password/{manager.id}/{now.isoformat()}", now=now,
         )
-    return manager.address, row
+    return PasswordReset(manager.address, row)
 
 
-def rollback(
-    league: League, now: datetime, round_number: int | None, *, archive_dir: Path | None,
-    game_name: str, language: str, timezone: str = "UTC",
-    environments: Environments | None = None,
-) -> tuple[RolledBack, list[Path]]:
-    """Roll back the last evaluation and remove its archive page; the archive
-    site (index, hall of fame, team pages) is written again without it.
-    Returns what was undone and the removed files."""
-    undone = league.rollback(now, round_number)
-    removed: list[Path] = []
-    if archive_dir is not None and Path(archive_dir).is_dir():
-        stem = round_stem(undone.round)
-        for suffix in (".html", ".txt", ".json"):
-            path = Path(archive_dir) / f"{stem}{suffix}"
-            if path.exists():
-                path.unlink()
-                removed.append(path)
-        if removed:
-            with league.db.read() as conn:
-                data = site_data(conn)
-            write_site(archive_dir, data, game_name=game_name, language=language,
-                       timezone=timezone, env=environments)
-    return undone, removed
-
-
-__all__ = ["password_mail", "reset_password", "rollback"]
+__all__ = ["BanResult", "PasswordReset", "ban", "password_mail", "reset_password", "unban"]

@@ -6,7 +6,8 @@ version, file permissions (everything private to the bot's user), free disk
 space, spool files the ledger names but the disk lacks, the outbox
 backlog, and the state's size per round with what the retention keeps
 (``bot.service.state_size``; never a problem by itself). ``text(finding,
-language)`` says a finding in German or English.
+words)`` says a finding in the console's language (the message catalog,
+``bot.render.words``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.mail.spool import spool_file_exists
 from bot.service.state_size import StateSize, state_size
@@ -26,6 +28,9 @@ from bot.storage.errors import StorageError
 from bot.storage.migrations import MIGRATIONS, current_version
 from bot.storage.permissions import too_open
 from bot.storage.values import time_from_db
+
+if TYPE_CHECKING:
+    from bot.render.words import Words
 
 #: Below this much free space on the state's disk, ``check`` reports a problem.
 MIN_FREE_BYTES = 100 * 2**20
@@ -44,80 +49,103 @@ class Finding:
     code: str
     values: dict[str, object] = field(default_factory=dict)
 
-    def as_json(self, language: str) -> dict[str, object]:
+    def as_json(self, w: Words) -> dict[str, object]:
         return {"topic": self.topic, "ok": self.ok, "code": self.code,
-                "values": self.values, "text": text(self, language)}
+                "values": self.values, "text": text(self, w)}
 
 
-TEXTS: dict[str, dict[str, str]] = {
-    "db_missing": {
-        "de": "keine Datenbank unter {path}: stimmt das Zustandsverzeichnis (--state)?",
-        "en": "no database at {path}: is the state directory right (--state)?"},
-    "db_unusable": {"de": "Datenbank unbrauchbar: {error}", "en": "database unusable: {error}"},
-    "integrity_ok": {"de": "Datenbank unversehrt (integrity_check: ok)",
-                     "en": "database intact (integrity_check: ok)"},
-    "integrity_bad": {
-        "de": "Datenbank beschädigt: {problems}; aus einer Sicherung wiederherstellen",
-        "en": "database damaged: {problems}; restore it from a backup"},
-    "fk_ok": {"de": "alle Verweise gültig (foreign_key_check)",
-              "en": "every reference valid (foreign_key_check)"},
-    "fk_bad": {"de": "{count} Verweis(e) ins Leere: {problems}",
-               "en": "{count} dangling reference(s): {problems}"},
-    "schema_ok": {"de": "Schema-Version {version}", "en": "schema version {version}"},
-    "schema_old": {
-        "de": "Schema-Version {version}, aktuell ist {known}: der Bot aktualisiert sie beim Start",
-        "en": "schema version {version}, current is {known}: the bot upgrades it when it starts"},
-    "schema_new": {
-        "de": "Schema-Version {version} ist neuer als dieses Programm ({known}): Bot aktualisieren",
-        "en": "schema version {version} is newer than this program ({known}): upgrade the bot"},
-    "perm_ok": {"de": "Dateirechte privat ({checked} Pfade geprüft)",
-                "en": "file permissions private ({checked} paths checked)"},
-    "perm_bad": {
-        "de": "{count} Pfad(e) für andere lesbar, z. B. {examples}; "
-              "beheben mit: chmod -R go-rwx {state}",
-        "en": "{count} path(s) readable by others, e.g. {examples}; "
-              "fix with: chmod -R go-rwx {state}"},
-    "disk_ok": {"de": "{free_mb} MB frei", "en": "{free_mb} MB free"},
-    "disk_low": {"de": "nur {free_mb} MB frei (mindestens {min_mb} MB nötig): Platz schaffen",
-                 "en": "only {free_mb} MB free (at least {min_mb} MB needed): free some space"},
-    "spool_ok": {"de": "alle {count} Spool-Dateien vorhanden",
-                 "en": "all {count} spool files present"},
-    "spool_missing": {
-        "de": "{missing} von {count} Spool-Dateien fehlen, z. B. {examples}; "
-              "aus einer Sicherung wiederherstellen",
-        "en": "{missing} of {count} spool files missing, e.g. {examples}; "
-              "restore them from a backup"},
-    "outbox_ok": {
-        "de": "Postausgang: {waiting} wartend, {failed} endgültig gescheitert",
-        "en": "outbox: {waiting} waiting, {failed} failed for good"},
-    "outbox_stuck": {
-        "de": "Postausgang: {waiting} wartend, die älteste seit {oldest}: "
-              "läuft der Worker, ist der SMTP-Server erreichbar?",
-        "en": "outbox: {waiting} waiting, the oldest since {oldest}: "
-              "is the worker running, can it reach the SMTP server?"},
-    "size": {
-        "de": "{total_mb} MB, im Mittel {per_round_kb} KB je Runde (Datenbank {database_kb} KB, "
-              "Spool {spool_kb} KB, Archiv {archive_kb} KB; ausgewertete Runden: {rounds}); "
-              "Aufbewahrung in Tagen: Spool {spool_days}, zugestellte Post {outbox_days}, "
-              "zuletzt angewandt {last}",
-        "en": "{total_mb} MB, on average {per_round_kb} KB a round (database {database_kb} KB, "
-              "spool {spool_kb} KB, archive {archive_kb} KB; rounds evaluated: {rounds}); "
-              "kept for days: spool {spool_days}, delivered mail {outbox_days}, "
-              "last applied {last}"},
-    "size_unpruned": {
-        "de": "{total_mb} MB, im Mittel {per_round_kb} KB je Runde (Datenbank {database_kb} KB, "
-              "Spool {spool_kb} KB, Archiv {archive_kb} KB; ausgewertete Runden: {rounds}); "
-              "Aufbewahrung noch nicht angewandt (das geschieht nach jeder Auswertung)",
-        "en": "{total_mb} MB, on average {per_round_kb} KB a round (database {database_kb} KB, "
-              "spool {spool_kb} KB, archive {archive_kb} KB; rounds evaluated: {rounds}); "
-              "retention not applied yet (it runs after each evaluation)"},
-}
+def topic(name: str, w: Words) -> str:
+    """A finding's topic in words."""
+    match name:
+        case "database":
+            return w._("database")
+        case "foreign_keys":
+            return w._("references")
+        case "schema":
+            return w._("schema")
+        case "permissions":
+            return w._("permissions")
+        case "disk":
+            return w._("disk")
+        case "spool":
+            return w._("spool")
+        case "outbox":
+            return w._("outbox")
+        case "size":
+            return w._("size")
+    return name
 
 
-def text(finding: Finding, language: str) -> str:
-    """The finding in ``language`` ('de' or 'en'; anything else: English)."""
-    templates = TEXTS[finding.code]
-    return templates.get(language, templates["en"]).format(**finding.values)
+def text(finding: Finding, w: Words) -> str:
+    """The finding in words (the message catalog, in ``w``'s language)."""
+    v = finding.values
+    match finding.code:
+        case "db_missing":
+            return w._("no database at %(path)s: is the state directory right (--state)?",
+                       path=v["path"])
+        case "db_unusable":
+            return w._("database unusable: %(error)s", error=v["error"])
+        case "integrity_ok":
+            return w._("database intact (integrity_check: ok)")
+        case "integrity_bad":
+            return w._("database damaged: %(problems)s; restore it from a backup",
+                       problems=v["problems"])
+        case "fk_ok":
+            return w._("every reference valid (foreign_key_check)")
+        case "fk_bad":
+            return w.ngettext("%(num)s reference points nowhere: %(problems)s",
+                              "%(num)s references point nowhere: %(problems)s",
+                              int(str(v["count"])), problems=v["problems"])
+        case "schema_ok":
+            return w._("schema version %(version)s", version=v["version"])
+        case "schema_old":
+            return w._("schema version %(version)s, the current one is %(known)s: the bot "
+                       "brings it up to date when it starts", version=v["version"],
+                       known=v["known"])
+        case "schema_new":
+            return w._("schema version %(version)s is newer than this program's (%(known)s): "
+                       "update the bot", version=v["version"], known=v["known"])
+        case "perm_ok":
+            return w.ngettext("file permissions private (%(num)s path checked)",
+                              "file permissions private (%(num)s paths checked)",
+                              int(str(v["checked"])))
+        case "perm_bad":
+            return w.ngettext("%(num)s path is open to others, e.g. %(examples)s; fix it with: "
+                              "chmod -R go-rwx %(state)s",
+                              "%(num)s paths are open to others, e.g. %(examples)s; fix them "
+                              "with: chmod -R go-rwx %(state)s",
+                              int(str(v["count"])), examples=v["examples"], state=v["state"])
+        case "disk_ok":
+            return w._("%(free_mb)s MB free", free_mb=v["free_mb"])
+        case "disk_low":
+            return w._("only %(free_mb)s MB free (at least %(min_mb)s MB needed): free some "
+                       "space", free_mb=v["free_mb"], min_mb=v["min_mb"])
+        case "spool_ok":
+            return w.ngettext("%(num)s spool file present", "all %(num)s spool files present",
+                              int(str(v["count"])))
+        case "spool_missing":
+            return w.ngettext("%(num)s of %(count)s spool files is missing, e.g. %(examples)s; "
+                              "restore it from a backup",
+                              "%(num)s of %(count)s spool files are missing, e.g. "
+                              "%(examples)s; restore them from a backup",
+                              int(str(v["missing"])), count=v["count"], examples=v["examples"])
+        case "outbox_ok":
+            return w._("outbox: %(waiting)s waiting, %(failed)s failed for good",
+                       waiting=v["waiting"], failed=v["failed"])
+        case "outbox_stuck":
+            return w._("outbox: %(waiting)s waiting, the oldest since %(oldest)s: is the worker "
+                       "running, can it reach the SMTP server?", waiting=v["waiting"],
+                       oldest=datetime.fromisoformat(str(v["oldest"])))
+        case "size" | "size_unpruned":
+            parts = w._("%(total_mb)s MB, on average %(per_round_kb)s KB a round (database "
+                        "%(database_kb)s KB, spool %(spool_kb)s KB, archive %(archive_kb)s "
+                        "KB; rounds evaluated: %(rounds)s)", **v)
+            if finding.code == "size_unpruned":
+                return parts + "; " + w._("retention not applied yet (it runs after each "
+                                          "evaluation)")
+            return parts + "; " + w._("kept for days: spool %(spool_days)s, delivered mail "
+                                      "%(outbox_days)s, last applied %(last)s", **v)
+    raise ValueError(f"unknown finding {finding.code!r}")
 
 
 def check_state(state_dir: Path, *, now: datetime,
@@ -198,6 +226,15 @@ def _spool(spool_dir: Path, rows: Iterable[tuple[int, str]]) -> Finding:
                     "examples": ", ".join(missing[:EXAMPLES])})
 
 
+def _outbox(backlog: queries.Backlog, now: datetime) -> Finding:
+    oldest = time_from_db(backlog.oldest_waiting) if backlog.oldest_waiting else None
+    stuck = oldest is not None and now - oldest > STUCK_AFTER
+    values = {"waiting": backlog.waiting, "failed": backlog.failed,
+              "oldest": oldest.isoformat() if oldest else "",
+              "bodies": backlog.bodies, "body_bytes": backlog.body_bytes}
+    return Finding("outbox", not stuck, "outbox_stuck" if stuck else "outbox_ok", values)
+
+
 def _size(size: StateSize) -> Finding:
     """The state's size and what the retention keeps (∞: for ever)."""
     run = size.retention
@@ -209,12 +246,3 @@ def _size(size: StateSize) -> Finding:
         values.update(spool_days=run.spool_days or "∞", outbox_days=run.outbox_days or "∞",
                       last=run.at.strftime("%Y-%m-%d %H:%M UTC"))
     return Finding("size", True, "size" if run is not None else "size_unpruned", values)
-
-
-def _outbox(backlog: queries.Backlog, now: datetime) -> Finding:
-    oldest = time_from_db(backlog.oldest_waiting) if backlog.oldest_waiting else None
-    stuck = oldest is not None and now - oldest > STUCK_AFTER
-    values = {"waiting": backlog.waiting, "failed": backlog.failed,
-              "oldest": oldest.strftime("%Y-%m-%d %H:%M UTC") if oldest else "",
-              "bodies": backlog.bodies, "body_bytes": backlog.body_bytes}
-    return Finding("outbox", not stuck, "outbox_stuck" if stuck else "outbox_ok", values)

@@ -33,12 +33,14 @@ from bot.render.archive import write_archive
 from bot.render.digest import render_digest
 from bot.render.model import RenderedMail, RoundInfo
 from bot.render.newsletter import render_newsletter
+from bot.render.notices import preview_lines
 from bot.render.personal import personal_block, render_personal, splice
 from bot.render.site import SiteData, write_site
+from bot.render.words import Words
 from bot.service.context import Context
 from bot.service.home import home_data
 from bot.service.outgoing import queue_mail
-from bot.storage import history, ledger, outbox, results, rounds, teams
+from bot.storage import history, ledger, outbox, previews, results, rounds, teams
 from bot.storage import moves as move_rows
 from bot.storage.ledger import InboundKind, Outcome
 
@@ -176,6 +178,7 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
         deleted = teams.deleted_in(conn, round_number)
         quarantined = ledger.quarantined_between(conn, start, end)
         summary = results.round_summary(conn, round_number)
+        previewed = previews.of_round(conn, round_number)
     attention = [f"{m.sender}: {m.text}" for m in lines if m.code == Outcome.INTERNAL_ERROR]
     if stuck:
         attention.append(f"{stuck} outgoing mail(s) waiting for more than a day")
@@ -202,6 +205,9 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
     forged = [f"{m.sender}: {m.text}" for m in lines if m.code == Outcome.FORGED]
     if forged:
         stats["forged"] = forged
+    if previewed:  # RULES.md §13: every preview of the round is listed
+        stats["previews"] = preview_lines(previewed, Words(ctx.settings.language,
+                                                           ctx.settings.timezone))
     return stats
 
 

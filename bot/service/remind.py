@@ -1,12 +1,15 @@
 """The remind use case: managers whose teams played recently but have no
 lineup for the open round get one reminder per round and offset, each in
 their language (``send_reminders``, the worker's); the game master's
-``remind_missing`` reminds every team without a move, once a day."""
+``remind_missing`` reminds every team without a move, once a day, and says
+what it did (``RemindReport``)."""
 
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from bot.mail.compose import MailKind
 from bot.render.model import RoundInfo
@@ -16,6 +19,9 @@ from bot.service.context import Context
 from bot.service.outgoing import queue_mail
 from bot.storage import reminders, roster, rounds
 from bot.storage.rounds import RoundRow
+
+if TYPE_CHECKING:
+    from bot.render.words import Words
 
 
 def _round_to_remind(ctx: Context, conn: sqlite3.Connection, now: datetime
@@ -68,18 +74,39 @@ def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
     return queued
 
 
-def remind_missing(ctx: Context, now: datetime) -> int:
+@dataclass(frozen=True, slots=True)
+class RemindReport:
+    #: The open round whose deadline is ahead (None: no round to remind of).
+    round: int | None
+    #: Reminders queued now (0: nobody is missing, or all were reminded today).
+    queued: int
+
+    def lines(self, w: Words) -> list[str]:
+        if self.round is None:
+            return [w._("No round is open for a lineup: nobody to remind.")]
+        if not self.queued:
+            return [w._("No reminder queued: every team has a lineup, or its manager was "
+                        "reminded today already.")]
+        return [w.ngettext("%(num)s reminder for round %(round)s queued in the outbox; the "
+                           "running bot sends it (or: turnited send).",
+                           "%(num)s reminders for round %(round)s queued in the outbox; the "
+                           "running bot sends them (or: turnited send).",
+                           self.queued, round=self.round)]
+
+
+def remind_missing(ctx: Context) -> RemindReport:
     """The game master's ``remind --missing``: one reminder to every manager
     with a team that has no move (lineup or withdrawal) for the open round,
-    whether or not it played recently. At most one such reminder per manager,
-    round and day (a second run the same day queues nothing). Returns how
-    many were queued."""
+    whether or not it played recently; a banned manager gets none. At most
+    one such reminder per manager, round and day (a second run the same day
+    queues nothing)."""
     s = ctx.settings
+    now = ctx.clock()
     queued = 0
     with ctx.db.transaction() as conn:
         open_round = _round_to_remind(ctx, conn, now)
         if open_round is None:
-            return 0
+            return RemindReport(None, 0)
         rnd, info, commitment = open_round
         by_manager: dict[int, list[roster.MissingTeam]] = {}
         for team in roster.teams_without_lineup(conn, rnd.number):
@@ -105,4 +132,4 @@ def remind_missing(ctx: Context, now: datetime) -> int:
                 round_number=rnd.number,
             )
             queued += conn.total_changes != before
-    return queued
+    return RemindReport(rnd.number, queued)

@@ -32,8 +32,11 @@ class GameSettings:
     gm_address: str
     gm_name: str | None
     archive_dir: Path
-    #: The planned deadlines (the archive's calendar lists the next ones).
+    #: The planned deadlines (the archive's calendar lists the next ones; the
+    #: game master's use cases reopen, move and list deadlines by it).
     deadline_plan: DeadlinePlan
+    #: The reminders' hours before a deadline (``reminders.hours_before``).
+    reminder_hours: tuple[int, ...]
     extra_recipients: tuple[str, ...] = ()
 
 

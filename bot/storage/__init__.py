@@ -11,6 +11,22 @@ typed rows and the queries on them: ``managers``, ``teams``, ``rounds``,
 and times to and from their stored text form.
 """
 
-from bot.storage.db import DATABASE_FILE, Database, StorageError, open_database, savepoint
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.storage.db import DATABASE_FILE, Database, StorageError, open_database, savepoint
 
 __all__ = ["DATABASE_FILE", "Database", "StorageError", "open_database", "savepoint"]
+
+
+def __getattr__(name: str) -> Any:
+    """The re-exported names, imported when first used (so that importing one
+    module of the package, ``permissions`` say, does not load SQLite)."""
+    if name not in __all__:
+        raise AttributeError(f"module 'bot.storage' has no attribute {name!r}")
+    value = getattr(importlib.import_module("bot.storage.db"), name)
+    globals()[name] = value
+    return value

@@ -395,6 +395,21 @@ def round_summaries_v9(conn: sqlite3.Connection) -> None:
             )
 
 
+#: The game master's previews of an open round (``evaluate --dry-run``, the
+#: mail command ``Vorschau``): when, whether with a fresh seed (before the
+#: deadline, RULES.md §13) and from where; the round's digest lists them.
+PREVIEWS_V13 = """
+CREATE TABLE previews (
+    id    INTEGER PRIMARY KEY,
+    round INTEGER NOT NULL,
+    at    TEXT NOT NULL,
+    fresh INTEGER NOT NULL CHECK (fresh IN (0, 1)),
+    via   TEXT NOT NULL
+);
+CREATE INDEX previews_round ON previews (round);
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
     Migration(2, "language of each manager", MANAGER_LANGUAGE_V2),
@@ -413,6 +428,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "round results compressed, the public report derived from the report",
               compact_round_results_v11),
     Migration(12, "retention: spool files pruned, the record of each run", RETENTION_V12),
+    Migration(13, "the game master's previews of a round", PREVIEWS_V13),
 )
 
 _LEDGER = """

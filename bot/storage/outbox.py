@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -192,6 +193,19 @@ def records(conn: sqlite3.Connection, *, kind: str | None = None,
            + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id")
     return [Record(r[0], r[1], r[2], r[3], r[4], int(r[5] or 0), r[6] or "", bytes(r[7]))
             for r in conn.execute(sql, args)]
+
+
+def kinds(conn: sqlite3.Connection, message_ids: Iterable[str]) -> dict[str, str]:
+    """Message-ID -> kind of the outbox rows with those Message-IDs."""
+    found: dict[str, str] = {}
+    wanted = list(dict.fromkeys(message_ids))
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start:start + 500]
+        marks = ", ".join("?" * len(chunk))
+        for message_id, kind in conn.execute(
+                f"SELECT message_id, kind FROM outbox WHERE message_id IN ({marks})", chunk):
+            found[str(message_id)] = str(kind)
+    return found
 
 
 def unqueued_rounds(conn: sqlite3.Connection, kind: str) -> list[int]:

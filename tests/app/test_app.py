@@ -155,8 +155,8 @@ def test_dry_run_changes_nothing(played) -> None:
     clock.now = app.open_round_deadline() + timedelta(minutes=1)
     with app.db.read() as conn:
         before = conn.execute("SELECT COUNT(*), MAX(number) FROM rounds").fetchone()[:]
-    rendered = app.dry_run()
-    assert rendered is not None and "Spielrunde 2" in rendered.subject
+    preview = app.dry_run()
+    assert preview is not None and "Spielrunde 2" in preview.newsletter.subject
     with app.db.read() as conn:
         assert conn.execute("SELECT COUNT(*), MAX(number) FROM rounds").fetchone()[:] == before
 

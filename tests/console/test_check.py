@@ -44,10 +44,9 @@ def league_state(tmp_path: Path, *, mails: int = 3) -> Path:
 
 
 def check(capsys, state: Path, *extra: str) -> tuple[int, dict]:
-    empty = state.parent / "empty.yaml"  # a configuration that sets nothing (a named one
-    empty.touch()                        # must exist: a mistyped --config is an error)
-    code = main(["--config", str(empty), "check", "--state", str(state),
-                 "--json", *extra])
+    config = state.parent / "defaults.yaml"  # every key its default
+    config.write_text("", encoding="utf-8")
+    code = main(["--config", str(config), "check", "--state", str(state), "--json", *extra])
     return code, json.loads(capsys.readouterr().out)
 
 
@@ -105,7 +104,7 @@ def test_a_corrupt_database_is_one_clear_finding(tmp_path, capsys, damage):
     data = path.read_bytes()
     path.write_bytes(b"not a database\n" * 400 if damage == "garbage" else
                      data[:4096] + b"\xff" * (len(data) - 4096))
-    code, report = check(capsys, state, "--language", "en")
+    code, report = check(capsys, state, "--lang", "en")
     assert code == 1
     [database] = [f for f in report["findings"] if f["topic"] == "database"]
     assert database["ok"] is False and database["code"] in ("db_unusable", "integrity_bad")

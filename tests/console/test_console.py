@@ -6,6 +6,7 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+import re
 import sqlite3
 from decimal import Decimal
 from email.header import decode_header, make_header
@@ -56,11 +57,11 @@ def test_managers_text_follows_the_game_language(game: Game):
     assert status == 0
     name, short, wp, _address = game.query(ACTIVE_TEAMS)[0]
     whole, cents = str(Decimal(wp).quantize(Decimal("0.01"))).split(".")
-    assert out.startswith("8 Manager mit Mannschaft:")
+    assert out.startswith("8 Manager mit Team:")
     assert f"{name} ({short})  WP {whole},{cents}" in out  # German decimal comma
     game.set_config("language: de", "language: en")
     status, out, _ = game.cli("managers")
-    assert out.startswith("8 manager(s) with a team:")
+    assert out.startswith("8 managers with a team:")
     assert f"{name} ({short})  WP {whole}.{cents}" in out
 
 
@@ -81,7 +82,8 @@ def test_missing_lists_the_teams_without_a_move_and_drops_one_that_sends(game: G
     conn.close()
     status, out, _ = game.cli("missing")
     assert status == 0
-    assert out.startswith("Runde 6 (Abgabe bis 2027-01-17 20:00 CET): 9 Mannschaft(en)")
+    assert out.startswith("Spielrunde 6 (Einsendeschluss So., 17. Januar 2027, 20:00 MEZ "
+                          "(Europe/Berlin)): 9 Teams ohne Aufstellung:")
     assert "Bristol Town" not in out and "Alemannia Lübeck (Alemannia): uschi" in out
 
 
@@ -92,7 +94,7 @@ def test_remind_missing_mails_only_them_once_a_day_in_their_language(game: Game)
     queued = game.query("SELECT recipient, raw FROM outbox WHERE state = 'queued'"
                         " AND kind = 'reminder'")
     assert {r["recipient"] for r in queued} == missing
-    assert f"{len(missing)} Erinnerung(en)" in out
+    assert f"{len(missing)} Erinnerungen für Spielrunde 6" in out
     english = next(r for r in queued if r["recipient"] == "jack.clarke@players.example")
     assert "Bristol Town" in _text(english["raw"])
     # RULES.md §4: the seed's commitment is in every reminder, these too
@@ -105,7 +107,7 @@ def test_remind_missing_mails_only_them_once_a_day_in_their_language(game: Game)
     assert len(game.query("SELECT 1 FROM outbox WHERE kind = 'reminder' AND state = 'queued'"
                           )) == len(missing)
     status, out, _ = game.cli("send")
-    assert status == 0 and out.startswith(f"sent {len(missing)},")
+    assert status == 0 and out.startswith(f"Verschickt: {len(missing)};")
 
 
 def test_remind_without_missing_says_what_to_give(game: Game):
@@ -139,9 +141,9 @@ def test_broadcast_of_an_empty_or_missing_file_is_a_clear_error(game: Game):
     empty.write_text("Subject: Nichts\n\n  \n", encoding="utf-8")
     before = len(game.query("SELECT 1 FROM outbox"))
     status, _, err = game.cli("broadcast", str(empty))
-    assert status == 2 and "no text to send" in err
+    assert status == 2 and "das Rundschreiben hat keinen Text zum Verschicken" in err
     status, _, err = game.cli("broadcast", str(game.root / "nope.txt"))
-    assert status == 2 and "cannot read the announcement" in err
+    assert status == 2 and "das Rundschreiben" in err and "ist nicht lesbar" in err
     assert len(game.query("SELECT 1 FROM outbox")) == before
 
 
@@ -159,9 +161,11 @@ def test_backup_is_a_consistent_copy_that_passes_integrity_check(game: Game, tmp
     copy.close()
     # never overwritten; a directory gets the default name
     status, _, err = game.cli("backup", str(dest))
-    assert status == 2 and "never overwrites" in err
+    assert status == 2 and "eine Sicherung überschreibt nie eine Datei" in err
     status, out, _ = game.cli("backup", str(tmp_path))
-    assert status == 0 and (tmp_path / "turnited-backup.sqlite3").is_file()
+    (dated,) = tmp_path.glob("turnited-backup-*.sqlite3")  # a directory gets a dated name
+    assert status == 0 and re.fullmatch(r"turnited-backup-\d{4}-\d\d-\d\d-\d{6}\.sqlite3",
+                                        dated.name)
     assert "Sicherung geschrieben" in out and "Wiederherstellen" in out
 
 
@@ -172,7 +176,7 @@ def test_a_restored_backup_replays_identically(game: Game, tmp_path):
     restored.mkdir()
     dest.rename(restored / "turnited.sqlite3")
     status, out, _ = game.cli("replay", "--all", "--state", str(restored))
-    assert status == 0 and out.count("identical") == 5
+    assert status == 0 and out.count(": gleich (Startwert") == 5
 
 
 def test_publish_copies_the_archive_to_a_web_root(game: Game, tmp_path):
@@ -184,7 +188,7 @@ def test_publish_copies_the_archive_to_a_web_root(game: Game, tmp_path):
     assert sorted(p.relative_to(web) for p in web.rglob("*") if p.is_file()) == files
     assert (web / "index.html").read_bytes() == (archive / "index.html").read_bytes()
     status, out, _ = game.cli("publish", str(web))
-    assert f"{len(files)} Datei(en)" in out and "(0 neu oder geändert)" in out
+    assert f"{len(files)} Dateien" in out and "(0 neu oder geändert)" in out
 
 
 @pytest.mark.parametrize("command", ["managers", "missing", "remind", "broadcast", "backup",
@@ -209,7 +213,7 @@ def test_a_banned_manager_is_marked_and_gets_no_broadcast_or_reminder(game: Game
     news = game.root / "news.txt"
     news.write_text("Hallo zusammen!\n", encoding="utf-8")
     status, out, _ = game.cli("broadcast", str(news))
-    assert "1 gesperrte(r) Manager ausgelassen." in out
+    assert "1 gesperrter Manager ausgelassen." in out
     assert game.cli("remind", "--missing")[0] == 0
     assert jack not in {r["recipient"] for r in game.query("SELECT recipient FROM outbox"
                                                            " WHERE state = 'queued'")}

@@ -7,9 +7,10 @@ from __future__ import annotations
 import email
 import re
 import subprocess
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from email import policy
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 import yaml
@@ -91,10 +92,11 @@ def test_rollback_on_a_state_directory(tmp_path, capsys) -> None:
     archive = app.config.state_dir / "archive"
     assert (archive / "round-001.html").exists()
 
-    assert cli(config, "rollback", "--state", str(app.config.state_dir)) == 0
+    assert cli(config, "rollback", "--state", str(app.config.state_dir), "--yes") == 0
     out = capsys.readouterr().out
-    assert "Auswertung von Runde 1 zurückgenommen" in out
-    assert "storniert: 4" in out  # 5 copies, 2 sent: 3 cancelled, and the digest
+    assert "Die Auswertung der Spielrunde 1 ist zurückgenommen" in out
+    assert "4 nicht versandte Mails der Runde" in out  # 5 copies, 2 sent: 3, and the digest
+    assert "5 Manager erfahren per Mail" in out
     assert not (archive / "round-001.html").exists()
     index = (archive / "index.html").read_text(encoding="utf-8")
     assert "round-001" not in index
@@ -107,13 +109,26 @@ def test_rollback_on_a_state_directory(tmp_path, capsys) -> None:
         assert conn.execute("SELECT COUNT(*) FROM round_results").fetchone()[0] == 0
         assert conn.execute("SELECT COUNT(*) FROM wp_history").fetchone()[0] == 0
         assert conn.execute("SELECT COUNT(*) FROM teams WHERE wp != '90'").fetchone()[0] == 0
-    assert app.open_round_deadline() < clock.now  # round 1 is open again, due
+    # round 1 is open again until the next planned deadline, never one in the past
+    reopened = app.open_round_deadline()
+    assert reopened > datetime.now(UTC)
+    assert reopened.astimezone(ZoneInfo("Europe/Berlin")).strftime("%a %H:%M") == "Sun 20:00"
+    app.drain_outbox()
+    notices = [m for m in sent(app) if "zurückgenommen" in str(m["Subject"])]
+    assert sorted(a.addr_spec for m in notices for a in m["To"].addresses) == sorted(
+        f"m{i}@player.example" for i in range(5))
+    body = notices[0].get_body(("plain",)).get_content()
+    assert "Ergebnisse gelten nicht mehr" in body
+    assert f"{reopened.astimezone(ZoneInfo('Europe/Berlin')).day}. " in body
+    assert str(notices[0]["Subject"]) == ("Turnited Test: Spielrunde 1 zurückgenommen, neuer "
+                                          "Einsendeschluss")
 
+    clock.now = reopened + timedelta(minutes=1)
     assert app.evaluate_due() == 1
     after = state_rows(app)
     assert after == before  # same report bytes, same WP/PSZ as never rolled back
     assert cli(config, "replay", "--all", "--state", str(app.config.state_dir)) == 0
-    assert "round 1: identical" in capsys.readouterr().out
+    assert "Spielrunde 1: gleich" in capsys.readouterr().out
     # the correction reaches everyone, the two who got the first one too
     app.drain_outbox()
     corrected = [m for m in sent(app) if m["Subject"].startswith("Turnited Test: Ergebnisse")]
@@ -125,7 +140,7 @@ def test_rollback_on_a_state_directory(tmp_path, capsys) -> None:
 
     # a round that was never evaluated cannot be rolled back
     assert cli(config, "rollback", "2", "--state", str(app.config.state_dir)) == 2
-    assert "Runde 2 wurde nicht ausgewertet" in capsys.readouterr().err
+    assert "Spielrunde 2 wurde nicht ausgewertet" in capsys.readouterr().err
 
 
 def test_rollback_refusals_in_english(tmp_path, capsys) -> None:
@@ -149,10 +164,10 @@ def test_status_shows_the_commitment_and_verify_checks_it(tmp_path, capsys,
     config = write_config(tmp_path)
     state = str(app.config.state_dir)
     assert cli(config, "status", "--state", state) == 0
-    line = [x for x in capsys.readouterr().out.splitlines() if "commitment" in x]
+    line = [x for x in capsys.readouterr().out.splitlines() if "Prüfsumme" in x]
     with app.db.read() as conn:
         published = app.league.commitment(conn, 1)
-    assert line == [f"Seed commitment for round 1: {published}"]
+    assert line == [f"Prüfsumme des Startwerts der Spielrunde 1: {published}"]
     clock.now = app.open_round_deadline() + timedelta(minutes=1)
     assert app.evaluate_due() == 1
     seed = app.league.stored_report(1, public=False)["seed"]
@@ -162,11 +177,11 @@ def test_status_shows_the_commitment_and_verify_checks_it(tmp_path, capsys,
     assert "Passt" in capsys.readouterr().out
     (tmp_path / "elsewhere").mkdir()
     monkeypatch.chdir(tmp_path / "elsewhere")  # no config.yaml here, and none named
-    assert main(["verify", "1", str(seed), published.upper(), "--language", "en"]) == 0
+    assert main(["verify", "1", str(seed), published.upper(), "--lang", "en"]) == 0
     assert "Matches" in capsys.readouterr().out
     assert cli(config, "verify", "1", str(seed + 1), "--state", state) == 1
     assert "Passt NICHT" in capsys.readouterr().out
-    assert cli(config, "verify", "1", str(seed), "xyz", "--language", "en") == 2
+    assert cli(config, "verify", "1", str(seed), "xyz", "--lang", "en") == 2
     assert "64 hexadecimal digits" in capsys.readouterr().err
     # the README's one-line check gives the same digest
     by_hand = subprocess.run(

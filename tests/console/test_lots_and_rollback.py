@@ -201,6 +201,7 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
         for column in ("place", "reached", "last_stage"):
             conn.execute(f"ALTER TABLE round_entries DROP COLUMN {column}")
         conn.execute("DROP TABLE round_seeds")
+        conn.execute("DROP TABLE previews")  # v13
         conn.execute("ALTER TABLE rounds DROP COLUMN corrects")
         conn.execute("ALTER TABLE managers DROP COLUMN banned_at")
         conn.execute("UPDATE rounds SET seed = NULL WHERE state = 'open'")

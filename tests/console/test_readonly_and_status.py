@@ -101,8 +101,13 @@ def test_status_warns_a_round_before_the_deadlines_run_out(game: Game):
     local = _explicit_deadlines(game, [0, 7])
     status, out, _ = game.cli("status")
     assert status == 0
-    assert ("Deadlines run out: only 1 planned deadline is left after the open round's "
-            f"(the last: {local[1]} CET") in out
+    last = datetime.fromisoformat(local[1])
+    assert ("Die geplanten Einsendeschlüsse gehen aus: nach dem der offenen Runde ist nur noch 1 "
+            f"geplant (der letzte: So., {last.day}. Januar 2027, 20:00 MEZ (Europe/Berlin))"
+            ) in out
+    out = game.cli("status", "--lang", "en")[1]
+    assert ("The planned deadlines run out: only 1 is planned after the open round's (the last: "
+            f"Sun {last.day} Jan 2027, 20:00 CET (Europe/Berlin))") in out
     data = json.loads(game.cli("status", "--json")[1])
     assert data["deadlines"]["left"] == 1 and data["deadlines"]["running_out"] is True
 
@@ -110,13 +115,13 @@ def test_status_warns_a_round_before_the_deadlines_run_out(game: Game):
 def test_status_says_when_no_round_follows_the_open_one(game: Game):
     _explicit_deadlines(game, [0])
     out = game.cli("status")[1]
-    assert "Deadlines run out: none is planned after round 6's" in out
+    assert "Die geplanten Einsendeschlüsse gehen aus: nach dem der Spielrunde 6 ist keiner" in out
 
 
 def test_status_is_quiet_while_enough_deadlines_are_planned(game: Game):
     _explicit_deadlines(game, [0, 7, 14])
     out = game.cli("status")[1]
-    assert "Deadlines run out" not in out
+    assert "Einsendeschlüsse gehen aus" not in out
     assert json.loads(game.cli("status", "--json")[1])["deadlines"]["left"] == 2
 
 
@@ -136,7 +141,8 @@ def test_poll_sends_the_replies_it_queued(game: Game):
                                                             "Eintracht Neustadt"))
     status, out, err = game.cli("poll")
     assert status == 0, err
-    assert "processed 1 mail(s), queued 1 repl(ies)" in out and "sent 1," in out
+    assert "Gelesene Mails: 1; Antworten im Postausgang: 1" in out
+    assert "Verschickt: 1;" in out
     rows = game.query("SELECT state FROM outbox WHERE recipient = 'neu@players.example'")
     assert [r["state"] for r in rows] == ["sent"]
 
@@ -145,7 +151,7 @@ def test_poll_no_send_keeps_the_replies_queued(game: Game):
     deliver(game.state / "maildir" / "inbox", _registration("neu2@players.example",
                                                             "Fortuna Altdorf"))
     status, out, _ = game.cli("poll", "--no-send")
-    assert status == 0 and "sent" not in out
+    assert status == 0 and "Verschickt" not in out
     rows = game.query("SELECT state FROM outbox WHERE recipient = 'neu2@players.example'")
     assert [r["state"] for r in rows] == ["queued"]
 
@@ -177,8 +183,8 @@ def test_deadline_show_warns_too(game: Game):
     _explicit_deadlines(game, [0])
     status, out, err = game.cli("deadline", "show")
     assert status == 0, err
-    assert out.rstrip().endswith("or use a cron line")
-    assert "none is planned after round 6's" in out
+    assert out.rstrip().endswith("oder eine Cron-Zeile verwenden.")
+    assert "nach dem der Spielrunde 6 ist keiner geplant" in out
 
 
 def test_the_round_report_warns_a_round_before_the_deadlines_run_out(game: Game):
@@ -198,4 +204,4 @@ def test_the_round_report_warns_a_round_before_the_deadlines_run_out(game: Game)
     day = local[2][:10].split("-")
     assert f"{int(day[2])}. Januar {day[0]}" in text  # the last planned deadline
     # round 7 is open now with the second date; status says the same
-    assert "only 1 planned deadline is left" in game.cli("status")[1]
+    assert "nach dem der offenen Runde ist nur noch 1 geplant" in game.cli("status")[1]

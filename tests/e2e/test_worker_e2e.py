@@ -148,9 +148,9 @@ def test_three_rounds_of_mail_deadlines_newsletters_and_reminders(game: Game) ->
     assert sorted((r["round"], r["hours_before"]) for r in game.query(
         "SELECT round, hours_before FROM reminders_sent")) == [(2, 1)] * 5 + [(3, 1)] * 4
 
-    status = game.cli("status")
+    status = game.cli("status", "--lang", "en")
     assert status.returncode == 0, status.stderr
-    assert "(round 3 overall; 2 evaluated)" in status.stdout
+    assert "Round 3 (season 1, round 3); 2 rounds evaluated" in status.stdout
     assert "Teams with a lineup for round 3: 1" in status.stdout
 
     assert worker.terminate() == 0

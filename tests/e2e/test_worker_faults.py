@@ -279,7 +279,7 @@ def test_a_second_worker_on_the_same_state_refuses_to_start(game: Game) -> None:
     game.configure([whole_seconds(now()) + timedelta(hours=2)])
     first = game.start_worker()
     first.wait_event("worker_started")
-    second = game.cli("run", "--log-format", "json")
+    second = game.cli("run", "--log-format", "json", "--lang", "en")
     assert second.returncode != 0
     assert "another worker is already running" in second.stderr
     assert f"process {first.pid}" in second.stderr

@@ -97,7 +97,7 @@ def test_a_mail_that_always_fails_goes_to_quarantine_digest_and_status(
         eve = [m for m in smtp_server.messages() if m.rcpt_tos == ("eve@player.example",)]
         assert len(eve) == 1  # one apology, as for every mail
 
-        assert main(["status", "--state", str(app.config.state_dir)]) == 0
+        assert main(["status", "--state", str(app.config.state_dir), "--lang", "en"]) == 0
         assert "Mails in quarantine: 1" in capsys.readouterr().out
         assert app.evaluate_due(force=True) == 1
         stats = app.digest_stats(1)

@@ -223,9 +223,9 @@ def test_three_seasons_with_forty_managers(tmp_path, capsys):
     for number in range(1, rounds + 1):
         assert sim.league.replay(number).identical
     state = str(tmp_path / "state")
-    assert main(["replay", "--all", "--state", state]) == 0
+    assert main(["replay", "--all", "--state", state, "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert out.count("identical") == rounds
-    assert main(["status", "--state", state]) == 0
+    assert main(["status", "--state", state, "--lang", "en"]) == 0
     status = capsys.readouterr().out
-    assert f"Season {SEASONS + 1}, round 1" in status and "Managers: " in status
+    assert f"(season {SEASONS + 1}, round 1)" in status and "Managers: " in status

@@ -51,7 +51,8 @@ def test_archive_files_and_index(round16: Round, tmp_path: Path) -> None:
     assert 'href="round-012.txt"' in index and 'href="round-012.json"' in index
     assert "3 Spielrunden" in index
     for path in tmp_path.iterdir():
-        assert stat.S_IMODE(path.stat().st_mode) == 0o644  # publishable as it is
+        # private like the rest of the state; `turnited publish` makes a web root readable
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
 def test_archived_files_are_what_was_rendered(round16: Round, tmp_path: Path) -> None:

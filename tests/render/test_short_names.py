@@ -351,7 +351,7 @@ def test_evaluation_stores_short_names_and_replays_old_rounds(tmp_path, capsys):
     outcome = league.replay(1)
     assert outcome.identical and outcome.diff == ""
     state = str(tmp_path / "state")
-    assert main(["replay", "1", "--state", state]) == 0
+    assert main(["replay", "1", "--state", state, "--lang", "en"]) == 0
     assert capsys.readouterr().out.strip() == "round 1: identical (seed 77)"
 
     # An old round is still checked for real: a changed result is noticed.
@@ -360,7 +360,7 @@ def test_evaluation_stores_short_names_and_replays_old_rounds(tmp_path, capsys):
         conn.execute("UPDATE round_results SET report = ?", (json.dumps(stored[1]),))
     tampered = league.replay(1)
     assert not tampered.identical and "placings" in tampered.diff
-    assert main(["replay", "1", "--state", state]) == 1
+    assert main(["replay", "1", "--state", state, "--lang", "en"]) == 1
 
 
 def test_app_newsletter_uses_registered_short_names(tmp_path):

@@ -178,7 +178,7 @@ def test_bounce_for_a_known_manager_shows_in_status(game: Game, capsys) -> None:
               "<hans@player.example>: host mx.player.example said: 550 5.1.1 User unknown\n")
     game.send(game.mail("MAILER-DAEMON@mx.example", bounce,
                         subject="Undelivered Mail Returned to Sender"))
-    assert main(["status", "--state", str(game.root / "state")]) == 0
+    assert main(["status", "--state", str(game.root / "state"), "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert "Managers whose mail bounced: 1" in out and "hans@player.example: 1 bounce" in out
 

@@ -98,7 +98,7 @@ def test_the_cli_prints_one_line_and_exits_2(tmp_path, capsys, damage):
     else:
         _truncated(state)
     for command in (["status"], ["replay", "--all"]):
-        assert main([*command, "--state", str(state)]) == 2
+        assert main([*command, "--state", str(state), "--lang", "en"]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1, err
         assert err.startswith(f"turnited {command[0]}: error: the database ")

@@ -167,7 +167,7 @@ def test_errors_speak_the_output_language(capsys, tmp_path, content, argv, messa
     path.write_text(content, encoding="utf-8")
     code, out, err = run(capsys, path, "--seed", 1, *argv)
     assert (code, out) == (2, "")
-    assert err.startswith("turnited simulate: error: ") and err.count("\n") == 1
+    assert err.startswith("turnited simulate: Fehler: ") and err.count("\n") == 1
     assert message in err
 
 
@@ -182,8 +182,8 @@ def test_without_a_seed_one_is_drawn_printed_and_repeatable(capsys, teams_file):
     code, again, _ = run(capsys, teams_file, "--simulations", 0, "--json", "--seed", seed)
     assert json.loads(again) == drawn
     code, text, err = run(capsys, teams_file, "--simulations", 0, "--lang", "en")
-    assert code == 0 and "drew seed" in err
-    seed = int(err.split("drew seed ")[1].split()[0])
+    assert code == 0 and "Drew seed" in err
+    seed = int(err.split("Drew seed ")[1].split()[0])
     assert f"(seed {seed})" in text
 
 

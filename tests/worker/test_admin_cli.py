@@ -42,7 +42,7 @@ def test_init_writes_the_example_and_an_empty_state(tmp_path, capsys):
     config_path = tmp_path / "game" / "config.yaml"
     assert config_path.read_text(encoding="utf-8") == example_config_text()
     assert (tmp_path / "game" / "state" / DATABASE_FILE).is_file()
-    assert f"wrote {config_path}" in out
+    assert f"{config_path} geschrieben." in out
     assert load_config(config_path).state_dir == tmp_path / "game" / "state"
 
 
@@ -50,7 +50,7 @@ def test_init_refuses_to_overwrite_a_config(game, capsys):
     game.write_text("game:\n  name: Mine\n", encoding="utf-8")
     status, _, err = cli(capsys, "init", str(game.parent))
     assert status == 2
-    assert "exists already and is not overwritten" in err
+    assert "gibt es schon und wird nicht überschrieben" in err
     assert game.read_text(encoding="utf-8") == "game:\n  name: Mine\n"
 
 
@@ -85,7 +85,7 @@ def test_deadline_commands_need_no_password_variables_but_run_names_them(game, c
     )
     status, out, err = cli(capsys, "--config", str(game), "deadline", "show")
     assert status == 0, err
-    assert "next deadlines from cron" in out
+    assert "Die nächsten Einsendeschlüsse (Crontab-Zeile '0 20 * * SUN'" in out
     status, out, err = cli(capsys, "--config", str(game), "deadline", "set", "2099-01-04 20:00")
     assert status == 0, err
     status, _, err = cli(capsys, "--config", str(game), "run")
@@ -99,28 +99,40 @@ def test_missing_config_says_how_to_make_one(tmp_path, capsys):
     assert "turnited init" in err
 
 
-def test_deadline_set_then_show_in_local_time_and_utc(game, capsys):
+def _en(day: datetime, time: str) -> str:
+    """A summer day at ``time`` in Berlin as the English console writes it."""
+    return f"{day:%a} {day.day} {day:%b %Y}, {time} CEST (Europe/Berlin)"
+
+
+@pytest.mark.parametrize("form", ["{d:%Y-%m-%d} 20:00", "{d:%d.%m.%Y} 20:00",
+                                  "{d.day}.{d.month}.{d.year}, 20 Uhr"])
+def test_deadline_set_then_show_in_local_time(game, capsys, form):
     # a Monday in July next year (summer time), off the weekly cron on purpose
     july = datetime(datetime.now(UTC).year + 1, 7, 1)
     monday = july + timedelta(days=(0 - july.weekday()) % 7)
-    day, sunday = f"{monday:%Y-%m-%d}", f"{monday + timedelta(days=6):%Y-%m-%d}"
-    before_2d = f"{monday - timedelta(days=2):%Y-%m-%d}"
-    status, out, err = cli(capsys, "--config", str(game), "deadline", "set", f"{day} 20:00")
+    status, out, err = cli(capsys, "--config", str(game), "deadline", "set",
+                           form.format(d=monday))
     assert status == 0, err
-    assert f"{day} 20:00 Europe/Berlin ({day} 18:00 UTC)" in out
-    status, out, _ = cli(capsys, "--config", str(game), "deadline", "show")
+    assert (f"Der Einsendeschluss der Spielrunde 1 ist jetzt Mo., {monday.day}. Juli "
+            f"{monday.year}, 20:00 MESZ (Europe/Berlin).") in out
+    status, out, _ = cli(capsys, "--config", str(game), "deadline", "show", "--lang", "en")
     assert status == 0
-    assert f"open round's deadline: {day} 20:00 Europe/Berlin ({day} 18:00 UTC) (open)" in out
-    assert f"reminder 48 h before: {before_2d} 20:00 Europe/Berlin" in out
-    assert f"reminder 6 h before: {day} 14:00 Europe/Berlin" in out
+    assert f"Deadline of round 1: {_en(monday, '20:00')} (open)" in out
+    assert f"Reminder 48 hours before: {_en(monday - timedelta(days=2), '20:00')}" in out
+    assert f"Reminder 6 hours before: {_en(monday, '14:00')} (planned)" in out
     # the deadlines planned after it: the Sundays at 20:00 (cron) that follow
-    assert out.splitlines()[-3] == f"  {sunday} 20:00 Europe/Berlin ({sunday} 18:00 UTC)"
+    assert out.splitlines()[-3] == f"  {_en(monday + timedelta(days=6), '20:00')}"
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("2020-01-05 20:00", "not in the future"),
-    ("next sunday", "is not a date and time"),
-    ("2030-03-31 02:30", "does not exist in Europe/Berlin"),
+    ("2020-01-05 20:00", "So., 5. Januar 2020, 20:00 MEZ (Europe/Berlin) liegt nicht in der "
+                         "Zukunft"),
+    ("05.01.2020 20:00", "liegt nicht in der Zukunft"),
+    ("next sunday", "'next sunday' ist kein Datum mit Uhrzeit; z. B. '17.01.2027 20:00' oder "
+                    "'2027-01-17 20:00' schreiben"),
+    ("31.01.2030", "hat keine Uhrzeit"),
+    ("2030-03-31 02:30", "'2030-03-31 02:30' gibt es in Europe/Berlin nicht"),
+    ("31.03.2030 02:30 Uhr", "'2030-03-31 02:30' gibt es in Europe/Berlin nicht"),
 ])
 def test_deadline_set_refuses_bad_moments(game, capsys, text, message):
     status, _, err = cli(capsys, "--config", str(game), "deadline", "set", text)
@@ -135,8 +147,8 @@ def test_a_second_worker_exits_with_a_clear_message(game):
             capture_output=True, text=True, timeout=60,
         )
     assert proc.returncode == 2
-    assert "another worker is already running" in proc.stderr
-    assert f"process {os.getpid()}" in proc.stderr
+    assert "läuft schon ein Worker" in proc.stderr
+    assert f"Prozess {os.getpid()}" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
