@@ -322,6 +322,13 @@ def canonical_manager_addresses_v7(conn: sqlite3.Connection) -> None:
             conn.execute("UPDATE managers SET address = ? WHERE id = ?", (canonical, manager_id))
 
 
+#: Players' own business by mail (RULES.md §12): since when a manager has
+#: unsubscribed from the newsletters and reminders (``Abmelden``; NULL: he gets them).
+SUBSCRIPTION_V8 = """
+ALTER TABLE managers ADD COLUMN unsubscribed_at TEXT;
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
     Migration(2, "language of each manager", MANAGER_LANGUAGE_V2),
@@ -332,6 +339,7 @@ MIGRATIONS: tuple[Migration, ...] = (
               outbox_keeps_no_sent_bodies_v6),
     Migration(7, "one spelling of each manager's address (IDNA domains in Unicode)",
               canonical_manager_addresses_v7),
+    Migration(8, "managers who unsubscribed from newsletters and reminders", SUBSCRIPTION_V8),
 )
 
 _LEDGER = """
