@@ -89,8 +89,10 @@ def message_key(message: MessageId, context: str | None = None) -> MessageKey:
 
 #: The modules that mark messages with ``N_`` (the reasons of an unreadable
 #: line, which the rules core words in English; the lines of the connection
-#: check), relative to ``bot/``.
-PYTHON_SOURCES: tuple[str, ...] = ("render/reasons.py", "render/connection_words.py")
+#: check; the commands' examples and reasons, as ``babel.cfg`` extracts them),
+#: as patterns relative to ``bot/``.
+PYTHON_SOURCES: tuple[str, ...] = ("render/reasons.py", "render/connection_words.py",
+                                   "service/commands/*.py")
 
 
 def template_messages(templates_dir: Path) -> dict[MessageKey, tuple[MessageId, list[str]]]:
@@ -107,8 +109,9 @@ def template_messages(templates_dir: Path) -> dict[MessageKey, tuple[MessageId, 
     ):
         found.setdefault(message_key(message, context), (message, []))[1].append(filename)
     package = Path(__file__).resolve().parent.parent
-    for source in PYTHON_SOURCES:
-        with (package / source).open("rb") as handle:
+    for path in (p for pattern in PYTHON_SOURCES for p in sorted(package.glob(pattern))):
+        source = str(path.relative_to(package))
+        with path.open("rb") as handle:
             for _lineno, message, _comments, context in extract("python", handle):
                 found.setdefault(message_key(message, context), (message, []))[1].append(source)
     return found

@@ -1,5 +1,5 @@
 """The ``managers`` table: who plays (address, display name, password hash,
-language, banned since, unsubscribed since)."""
+language and whether he chose it, banned since, unsubscribed since)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ class ManagerRow:
     banned_at: datetime | None = None
     #: Since when the manager gets no newsletters and reminders (``Abmelden``).
     unsubscribed_at: datetime | None = None
+    #: Since when ``language`` is the one he chose (``Sprache:``), not his mails'.
+    language_chosen_at: datetime | None = None
 
     @property
     def banned(self) -> bool:
@@ -33,12 +35,17 @@ class ManagerRow:
     def unsubscribed(self) -> bool:
         return self.unsubscribed_at is not None
 
+    @property
+    def language_chosen(self) -> bool:
+        return self.language_chosen_at is not None
+
 
 def _manager(row: sqlite3.Row) -> ManagerRow:
     return ManagerRow(
         row["id"], row["address"], row["display_name"], row["password_hash"],
         time_from_db(row["created_at"]), row["created_round"],  # type: ignore[arg-type]
         row["language"], time_from_db(row["banned_at"]), time_from_db(row["unsubscribed_at"]),
+        time_from_db(row["language_chosen_at"]),
     )
 
 
@@ -85,6 +92,14 @@ def set_unsubscribed(conn: sqlite3.Connection, manager_id: int, at: datetime | N
     gets them again)."""
     conn.execute("UPDATE managers SET unsubscribed_at = ? WHERE id = ?",
                  (time_to_db(at) if at else None, manager_id))
+
+
+def choose_language(conn: sqlite3.Connection, manager_id: int, language: str,
+                    at: datetime) -> None:
+    """The manager's language is ``language`` from ``at`` on, whatever his mails
+    are written in (``Sprache: Englisch``)."""
+    conn.execute("UPDATE managers SET language = ?, language_chosen_at = ? WHERE id = ?",
+                 (language, time_to_db(at), manager_id))
 
 
 def unsubscribed_ids(conn: sqlite3.Connection) -> frozenset[int]:

@@ -328,6 +328,12 @@ SUBSCRIPTION_V8 = """
 ALTER TABLE managers ADD COLUMN unsubscribed_at TEXT;
 """
 
+#: Since when the manager's language is the one he chose (``Sprache: ...``),
+#: not the one of his latest mail (NULL: it follows his mails).
+LANGUAGE_CHOSEN_V9 = """
+ALTER TABLE managers ADD COLUMN language_chosen_at TEXT;
+"""
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
@@ -340,6 +346,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "one spelling of each manager's address (IDNA domains in Unicode)",
               canonical_manager_addresses_v7),
     Migration(8, "managers who unsubscribed from newsletters and reminders", SUBSCRIPTION_V8),
+    Migration(9, "a language the manager chose", LANGUAGE_CHOSEN_V9),
 )
 
 _LEDGER = """

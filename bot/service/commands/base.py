@@ -70,6 +70,9 @@ class Session(MailSession):
     reply_to_name: str | None = None
     #: The ledger's line for this mail instead of the usual summary.
     ledger_text: str | None = None
+    #: The language the manager chose in this mail (``Sprache: Englisch``): the
+    #: reply's, and stored instead of the language the mail is written in.
+    language: str | None = None
     #: The mail passed the game master's checks (RULES.md §13): only then do
     #: the game master's commands run.
     gm: bool = False
