@@ -94,6 +94,12 @@ def set_unsubscribed(conn: sqlite3.Connection, manager_id: int, at: datetime | N
                  (time_to_db(at) if at else None, manager_id))
 
 
+def set_address(conn: sqlite3.Connection, manager_id: int, address: str) -> None:
+    """The manager is known by ``address`` from now on (his teams, WP, PSZ and
+    password are his row's: they move with it)."""
+    conn.execute("UPDATE managers SET address = ? WHERE id = ?", (address, manager_id))
+
+
 def choose_language(conn: sqlite3.Connection, manager_id: int, language: str,
                     at: datetime) -> None:
     """The manager's language is ``language`` from ``at`` on, whatever his mails

@@ -334,6 +334,27 @@ LANGUAGE_CHOSEN_V9 = """
 ALTER TABLE managers ADD COLUMN language_chosen_at TEXT;
 """
 
+#: Requests that wait for a second mail carrying their code (``Bestätigen:
+#: CODE``; ``bot.league.confirmations``): moving to a new address, erasing a
+#: manager's data, later the game master's two-step commands.
+CONFIRMATIONS_V10 = """
+CREATE TABLE confirmations (
+    id           INTEGER PRIMARY KEY,
+    purpose      TEXT NOT NULL,
+    confirm_from TEXT NOT NULL,                 -- the address whose mail carries the code
+    manager_id   INTEGER REFERENCES managers (id),
+    payload      TEXT NOT NULL DEFAULT '{}',    -- JSON: what the request needs
+    code_hash    TEXT NOT NULL,                 -- 'sha256$salt$digest' (hex), never the code
+    created_at   TEXT NOT NULL,
+    expires_at   TEXT NOT NULL,
+    state        TEXT NOT NULL DEFAULT 'pending'
+                 CHECK (state IN ('pending', 'used', 'replaced')),
+    settled_at   TEXT
+);
+CREATE INDEX confirmations_from ON confirmations (confirm_from);
+CREATE INDEX confirmations_manager ON confirmations (manager_id);
+"""
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
@@ -347,6 +368,7 @@ MIGRATIONS: tuple[Migration, ...] = (
               canonical_manager_addresses_v7),
     Migration(8, "managers who unsubscribed from newsletters and reminders", SUBSCRIPTION_V8),
     Migration(9, "a language the manager chose", LANGUAGE_CHOSEN_V9),
+    Migration(10, "requests confirmed by a code in a second mail", CONFIRMATIONS_V10),
 )
 
 _LEDGER = """

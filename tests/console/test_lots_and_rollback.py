@@ -202,6 +202,7 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
         conn.execute("ALTER TABLE outbox DROP COLUMN sha256")
         conn.execute("ALTER TABLE managers DROP COLUMN unsubscribed_at")  # v8
         conn.execute("ALTER TABLE managers DROP COLUMN language_chosen_at")  # v9
+        conn.execute("DROP TABLE confirmations")  # v10
         conn.execute("DELETE FROM schema_migrations WHERE version >= 4")
     conn.close()
     old = League(open_database(tmp_path / "state"), SEASON)

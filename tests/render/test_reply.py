@@ -29,7 +29,8 @@ PARAMS = {
     "reason": "4 numbers instead of five", "example": "10-10-15-15-20",
     "own_teams": ["Rote Teufel", "Blaue Engel"], "other": "R\u043ete Teufel",
     "new_teams": ["Rote Teufel", "Blaue Engel"], "withdraw": "Blaue Engel",
-    "already": False, "language": "en",
+    "already": False, "language": "en", "until": NOW + timedelta(days=7), "code": "K7FX-2QMP",
+    "old": "hans@old.example", "attempts_left": 2, "max_wrong": 5, "expired_at": NOW,
 }
 
 
