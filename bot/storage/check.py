@@ -28,8 +28,10 @@ def foreign_key_problems(conn: sqlite3.Connection, limit: int = LIMIT) -> list[s
 
 
 def spool_paths(conn: sqlite3.Connection) -> Iterator[tuple[int, str]]:
-    """(ledger id, spool path) of every ledgered incoming mail, in order."""
-    for row_id, path in conn.execute("SELECT id, spool_path FROM inbound ORDER BY id"):
+    """(ledger id, spool path) of every ledgered incoming mail, in order (not
+    the mails of an erased address: their spool files are removed)."""
+    for row_id, path in conn.execute(
+            "SELECT id, spool_path FROM inbound WHERE spool_path != '' ORDER BY id"):
         yield int(row_id), str(path)
 
 

@@ -1,5 +1,5 @@
 """The ``managers`` table: who plays (address, display name, password hash,
-language and whether he chose it, banned since, unsubscribed since)."""
+language and whether he chose it, banned since, unsubscribed since, erased when)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ class ManagerRow:
     unsubscribed_at: datetime | None = None
     #: Since when ``language`` is the one he chose (``Sprache:``), not his mails'.
     language_chosen_at: datetime | None = None
+    #: When his address, name and password were erased (``Daten löschen``).
+    erased_at: datetime | None = None
 
     @property
     def banned(self) -> bool:
@@ -45,7 +47,7 @@ def _manager(row: sqlite3.Row) -> ManagerRow:
         row["id"], row["address"], row["display_name"], row["password_hash"],
         time_from_db(row["created_at"]), row["created_round"],  # type: ignore[arg-type]
         row["language"], time_from_db(row["banned_at"]), time_from_db(row["unsubscribed_at"]),
-        time_from_db(row["language_chosen_at"]),
+        time_from_db(row["language_chosen_at"]), time_from_db(row["erased_at"]),
     )
 
 

@@ -355,6 +355,23 @@ CREATE INDEX confirmations_from ON confirmations (confirm_from);
 CREATE INDEX confirmations_manager ON confirmations (manager_id);
 """
 
+#: ``Daten löschen`` (RULES.md §12): when a manager's address, name and password
+#: were erased (his row stays for his teams' history), which teams retired with
+#: him (deleted for play, still listed in the tables while recent), the mails
+#: whose reply is the last one to an erased address (its recipient is erased
+#: once sent), and the spool files still to remove after the erasure committed.
+ERASURE_V11 = """
+ALTER TABLE managers ADD COLUMN erased_at TEXT;
+ALTER TABLE teams ADD COLUMN retired INTEGER NOT NULL DEFAULT 0 CHECK (retired IN (0, 1));
+CREATE TABLE erasures (
+    inbound_id INTEGER PRIMARY KEY,             -- the mail that confirmed the erasure
+    erased_at  TEXT NOT NULL
+);
+CREATE TABLE spool_removals (
+    path TEXT PRIMARY KEY                       -- relative to the spool directory
+);
+"""
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
@@ -369,6 +386,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "managers who unsubscribed from newsletters and reminders", SUBSCRIPTION_V8),
     Migration(9, "a language the manager chose", LANGUAGE_CHOSEN_V9),
     Migration(10, "requests confirmed by a code in a second mail", CONFIRMATIONS_V10),
+    Migration(11, "erased managers, their retired teams, what is left to erase", ERASURE_V11),
 )
 
 _LEDGER = """

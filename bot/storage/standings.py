@@ -21,14 +21,15 @@ class ListedTeamRow:
 
 
 def listed_teams(conn: sqlite3.Connection, round_number: int, first: int) -> list[ListedTeamRow]:
-    """Teams registered by ``round_number``, not deleted at or before it, that
-    played in a round of ``first``..``round_number``; oldest first."""
+    """Teams registered by ``round_number``, not deleted at or before it (a
+    team retired with its erased manager stays), that played in a round of
+    ``first``..``round_number``; oldest first."""
     rows = conn.execute(
         """
         SELECT t.id, t.name, t.short_name, t.name_key, m.display_name, m.address
         FROM teams t JOIN managers m ON m.id = t.manager_id
         WHERE t.registered_round <= :r
-          AND (t.deleted_round IS NULL OR t.deleted_round > :r)
+          AND (t.deleted_round IS NULL OR t.deleted_round > :r OR t.retired = 1)
           AND EXISTS (SELECT 1 FROM round_entries e
                       WHERE e.team_id = t.id AND e.round BETWEEN :first AND :r)
         ORDER BY t.id

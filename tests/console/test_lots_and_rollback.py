@@ -203,6 +203,10 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
         conn.execute("ALTER TABLE managers DROP COLUMN unsubscribed_at")  # v8
         conn.execute("ALTER TABLE managers DROP COLUMN language_chosen_at")  # v9
         conn.execute("DROP TABLE confirmations")  # v10
+        conn.execute("ALTER TABLE managers DROP COLUMN erased_at")  # v11
+        conn.execute("ALTER TABLE teams DROP COLUMN retired")
+        conn.execute("DROP TABLE erasures")
+        conn.execute("DROP TABLE spool_removals")
         conn.execute("DELETE FROM schema_migrations WHERE version >= 4")
     conn.close()
     old = League(open_database(tmp_path / "state"), SEASON)

@@ -21,12 +21,13 @@ from bot.league import confirmations
 from bot.league.confirmations import Confirmation, Refusal
 from bot.mail.vocabulary import N_, KeywordCommand, Value
 from bot.rules.requests import Request
-from bot.service.commands import new_address
+from bot.service.commands import erase_data, new_address
 from bot.service.commands.base import Access, Command, Session
 
 #: Each purpose a player's code may confirm, and who carries it out.
 PURPOSES: dict[str, Callable[[Session, Confirmation], None]] = {
     new_address.MOVE: new_address.carry_out_move,
+    erase_data.ERASE: erase_data.carry_out_erasure,
 }
 #: Why a value is no code (the reply shows it in the reader's language).
 NOT_A_CODE = N_("not a confirmation code: eight letters and digits as mailed, e.g. K7FX-2QMP")
