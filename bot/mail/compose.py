@@ -308,9 +308,11 @@ def _list_unsubscribe(value: str | Sequence[str]) -> str:
                 f"'https://...' without spaces, angle brackets or line breaks"
             )
         out.append(f"<{text}>")
-    return ", ".join(out)
+    line = ", ".join(out)  # checked plain ASCII: set raw, folded between URIs if long
+    return line if len("List-Unsubscribe: ") + len(line) <= 78 else ",\r\n ".join(out)
 
 
+@lru_cache(maxsize=16)
 def list_id(name: str, address: str) -> str:
     """The ``List-Id`` (RFC 2919) of the bot's mail from ``address``: the
     sanitised ``name`` as the phrase (RFC 2047 encoded when not ASCII) and
@@ -328,6 +330,7 @@ def list_id(name: str, address: str) -> str:
     return f"{Header(phrase, 'utf-8').encode(linesep=' ')} {ident}"
 
 
+@lru_cache(maxsize=16)
 def unsubscribe_uri(address: str, language: str) -> str:
     """``mailto:ADDRESS?subject=Abmelden`` (``Unsubscribe`` for ``en``): what
     a mail client's unsubscribe button mails to leave the bot's list."""
@@ -461,7 +464,7 @@ def compose(
         if list_unsubscribe is None:
             list_unsubscribe = unsubscribe_uri(sender, language)
     if list_unsubscribe is not None:
-        msg["List-Unsubscribe"] = _list_unsubscribe(list_unsubscribe)
+        msg.set_raw("List-Unsubscribe", _list_unsubscribe(list_unsubscribe))
 
     msg["Content-Language"] = language
 
