@@ -105,3 +105,16 @@ def test_a_stranger_is_answered_in_the_language_he_asks_for(league: League) -> N
     assert reply["Content-Language"] == "en"
     assert "There is no manager with the address neu@player.example yet" in flat(reply)
     assert league.sql("SELECT COUNT(*) FROM managers") == [(0,)]
+
+
+def test_a_sentence_that_starts_with_the_keyword_is_text(league: League) -> None:
+    """Without a colon a line must make sense as the command; else it is text
+    (listed as not understood) and the rest of the mail is carried out."""
+    password = league.register(ANNA, "Rote Teufel", "10-10-15-15-20")
+    (reply,) = league.send(ANNA, f"Sprache ist mir egal\nPasswort: {password}\n"
+                                 "Rote Teufel: 9-9-16-16-20")
+    assert "FEHLER" not in text_of(reply) and "| Sprache ist mir egal" in text_of(reply)
+    assert league.sql("SELECT COUNT(*) FROM moves WHERE lineup = '9-9-16-16-20'") == [(1,)]
+    assert language(league, ANNA) == ("de", False)
+    (reply,) = league.send(ANNA, f"Sprache Englisch\nPasswort: {password}")  # a command
+    assert language(league, ANNA) == ("en", True)

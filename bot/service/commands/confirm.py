@@ -61,8 +61,7 @@ COMMANDS = (
         Confirm, confirm, Access.MANAGER,
         codes=tuple(refusal.code for refusal in Refusal),
         keyword=KeywordCommand(
-            "confirm", {"de": ("bestätigen", "bestaetigen", "bestätigung", "bestaetigung"),
-                        "en": ("confirm", "confirmation")},
+            "confirm", {"de": ("bestätigen", "bestaetigen"), "en": ("confirm",)},
             Value.REQUIRED, lambda line, value: Confirm(line, read_code(value)),
             example=N_("Confirm: K7FX-2QMP"), missing=N_("no code after the keyword"),
         ),
