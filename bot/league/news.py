@@ -100,9 +100,11 @@ class RoundNews:
 
 def recipients(conn: sqlite3.Connection) -> tuple[Recipient, ...]:
     """Every manager with at least one team (the newsletter's recipients),
-    but a banned one (RULES.md §13: he gets no newsletter)."""
+    but a banned one (RULES.md §13: he gets no newsletter) and one who
+    unsubscribed (``Abmelden``, RULES.md §12)."""
     return tuple(Recipient(m.id, m.address, m.display_name, m.language)
-                 for m in manager_rows.active_recipients(conn) if not m.banned)
+                 for m in manager_rows.active_recipients(conn)
+                 if not m.banned and not m.unsubscribed)
 
 
 def team_facts(conn: sqlite3.Connection, round_number: int) -> dict[int, tuple[TeamFacts, ...]]:

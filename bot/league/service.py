@@ -435,7 +435,8 @@ class League:
 
     def recipients(self, conn: sqlite3.Connection) -> list[Recipient]:
         """Every manager with at least one team (the newsletter's recipients),
-        but a banned one (RULES.md §13: he gets no newsletter)."""
+        but a banned one (RULES.md §13) and those who unsubscribed (``Abmelden``,
+        RULES.md §12)."""
         return list(news.recipients(conn))
 
     def status(self, conn: sqlite3.Connection, now: datetime) -> LeagueStatus:
@@ -472,15 +473,17 @@ class League:
     ) -> list[ReminderTarget]:
         """Managers whose teams played in one of the last ``listed_rounds`` rounds
         before ``round_number`` but have no move (lineup or withdrawal) for it
-        (banned managers are not reminded: their teams sit out)."""
+        (banned managers are not reminded: their teams sit out; nor are those
+        who unsubscribed, RULES.md §12)."""
         rows = reminders.teams_without_move(
             conn, round_number, first=round_number - self.settings.listed_rounds,
             last=round_number - 1,
         )
         grouped: dict[int, ReminderTarget] = {}
-        banned = manager_rows.banned_ids(conn)  # their teams sit out: no reminder
+        # A banned manager's teams sit out; one who unsubscribed asked for none.
+        skipped = manager_rows.banned_ids(conn) | manager_rows.unsubscribed_ids(conn)
         for row in rows:
-            if row.manager_id in banned:
+            if row.manager_id in skipped:
                 continue
             found = grouped.get(row.manager_id)
             teams = (*found.teams, row.team) if found else (row.team,)

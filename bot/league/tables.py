@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from bot.rules.rounding import half_up, to_cents
 from bot.storage import standings
+from bot.storage.erasure import is_erased_address
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +55,10 @@ class _Listed:
 
 def manager_label(display_name: str | None, address: str) -> str:
     """How a manager appears in public tables: the display name, else the
-    address's local part (never the full address)."""
+    address's local part (never the full address); "—" for a manager whose
+    data was erased (RULES.md §12)."""
+    if is_erased_address(address):
+        return "—"
     return display_name or address.partition("@")[0]
 
 

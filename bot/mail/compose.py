@@ -4,10 +4,18 @@ Every mail the bot sends goes through ``compose``: one recipient, a From
 with display name, a stable Message-ID (the same mail composed twice, e.g.
 after a crash before sending, gets the same id, so the outbox and the
 recipients can tell duplicates), threading headers for replies,
-``Auto-Submitted`` so that other robots do not answer (RFC 3834), an
-optional ``List-Unsubscribe``, and a ``multipart/alternative`` body with a
+``Auto-Submitted`` so that other robots do not answer (RFC 3834), and a
+``multipart/alternative`` body with a
 plain text and an HTML part, both UTF-8. Optional attachments (e.g. the
 reminder's ``.ics`` calendar entry) wrap that body in ``multipart/mixed``.
+
+Bulk mail (newsletters and reminders) is the bot's mailing list (RULES.md
+§12): it carries ``List-Id`` (RFC 2919, ``"Turnited" <bot.turnited.example>``
+from the sender) and ``List-Unsubscribe`` (RFC 2369), by default
+``<mailto:BOT?subject=Abmelden>`` (``Unsubscribe`` in an English mail), so a
+mail client's unsubscribe button sends exactly the command the bot reads
+(``bot.service.commands.subscription``); a caller may give other URIs (the
+game master's address for subscribers who do not play).
 
 Header values that contain user text (subjects with team names, display
 names) are sanitised: control characters (CR, LF, ...) become spaces, the
@@ -35,6 +43,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from enum import StrEnum
 from functools import lru_cache
+from urllib.parse import quote
 
 import idna
 
@@ -51,6 +60,11 @@ MAX_SUBJECT = 200
 MAX_DISPLAY_NAME = 80
 #: How many earlier message ids a reply's References header keeps.
 MAX_REFERENCES = 10
+#: The subject of the mail a ``List-Unsubscribe`` button sends: the bot's
+#: command to stop newsletters and reminders, in the mail's language.
+UNSUBSCRIBE_COMMAND = {"de": "Abmelden", "en": "Unsubscribe"}
+#: Longest ``List-Id`` phrase kept (characters of the game's name).
+MAX_LIST_NAME = 40
 
 
 class MailKind(StrEnum):
@@ -294,7 +308,36 @@ def _list_unsubscribe(value: str | Sequence[str]) -> str:
                 f"'https://...' without spaces, angle brackets or line breaks"
             )
         out.append(f"<{text}>")
-    return ", ".join(out)
+    line = ", ".join(out)  # checked plain ASCII: set raw, folded between URIs if long
+    return line if len("List-Unsubscribe: ") + len(line) <= 78 else ",\r\n ".join(out)
+
+
+@lru_cache(maxsize=16)
+def list_id(name: str, address: str) -> str:
+    """The ``List-Id`` (RFC 2919) of the bot's mail from ``address``: the
+    sanitised ``name`` as the phrase (RFC 2047 encoded when not ASCII) and
+    ``<local.domain>`` as the id (the local part's letters, digits and
+    hyphens; the domain IDNA-encoded): ``"Turnited" <bot.turnited.example>``."""
+    local, _, domain = check_address(address, "sender").rpartition("@")
+    label = re.sub(r"[^a-z0-9-]+", "-", local.lower()).strip("-") or "list"
+    ident = f"<{label}.{ascii_domain(domain, role='sender').lower()}>"
+    phrase = sanitize_header(name, MAX_LIST_NAME)
+    if not phrase:
+        return ident
+    if phrase.isascii():
+        quoted = phrase.replace("\\", "\\\\").replace('"', '\\"')
+        return f'"{quoted}" {ident}'
+    return f"{Header(phrase, 'utf-8').encode(linesep=' ')} {ident}"
+
+
+@lru_cache(maxsize=16)
+def unsubscribe_uri(address: str, language: str) -> str:
+    """``mailto:ADDRESS?subject=Abmelden`` (``Unsubscribe`` for ``en``): what
+    a mail client's unsubscribe button mails to leave the bot's list."""
+    local, _, domain = check_address(address, "sender").rpartition("@")
+    command = UNSUBSCRIBE_COMMAND.get(language, UNSUBSCRIBE_COMMAND["de"])
+    mailbox = f"{quote(local, safe='.-_+')}@{ascii_domain(domain, role='sender')}"
+    return f"mailto:{mailbox}?subject={quote(command)}"
 
 
 def _body(text: str) -> str:
@@ -377,7 +420,9 @@ def compose(
     ``make_message_id``). For a reply pass the Message-ID of the mail
     answered as ``in_reply_to`` and that mail's References as
     ``references``. ``date`` must be aware (the clock is passed in).
-    ``attachments`` are added after the text (``multipart/mixed``).
+    ``attachments`` are added after the text (``multipart/mixed``). A bulk
+    ``kind`` gets the list headers (module doc); ``list_unsubscribe``
+    replaces the default unsubscribe URI.
     """
     kind = MailKind(kind)
     sender = check_address(sender, "sender")
@@ -415,8 +460,11 @@ def compose(
     msg["X-Auto-Response-Suppress"] = "All"
     if kind.bulk:
         msg["Precedence"] = "bulk"
+        msg.set_raw("List-Id", list_id(sender_name, sender))
+        if list_unsubscribe is None:
+            list_unsubscribe = unsubscribe_uri(sender, language)
     if list_unsubscribe is not None:
-        msg["List-Unsubscribe"] = _list_unsubscribe(list_unsubscribe)
+        msg.set_raw("List-Unsubscribe", _list_unsubscribe(list_unsubscribe))
 
     msg["Content-Language"] = language
 

@@ -503,6 +503,9 @@ def _on_command(
     try:
         state.requests.append(spec.build(line, value))
     except ValueError as problem:
+        if not explicit:  # "Sprache ist egal": text that starts like a command (module doc)
+            _ignore_unless_lineup_shaped(line, line, number, state)
+            return
         _error(line, number, str(problem), spec.example or EXAMPLE_LINEUP, state, part=value)
 
 

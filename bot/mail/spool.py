@@ -10,7 +10,8 @@ the platform lacks it): nothing may refer to a spooled file (the ledger)
 before that call returned. A file left over from a crash before the flush is
 checked against its name's hash and rewritten when it is not whole.
 ``read_spooled`` returns the exact bytes again and also reads the uncompressed
-``<sha256>.eml`` files older versions wrote. The spool directory is private
+``<sha256>.eml`` files older versions wrote; ``remove_spooled`` removes the
+mails of an address whose data was erased. The spool directory is private
 to the bot's user (0700) and every file is 0600.
 """
 
@@ -144,6 +145,29 @@ def read_spooled(spool_dir: Path, relative_path: str) -> bytes:
     raise SpoolFileMissing(
         f"the spooled mail {relative_path!r} is missing from {spool_dir}; restore the "
         "spool from a backup (the ledger keeps its SHA-256 to check it)")
+
+
+def remove_spooled(spool_dir: Path, relative_paths: Sequence[str]) -> int:
+    """Remove the spooled mails at ``relative_paths`` (either form, compressed
+    or plain) and flush the removal to disk (``Daten löschen``: the raw mails
+    of an erased address); returns how many files were removed. A path that
+    leads out of the spool is refused."""
+    root = Path(spool_dir).resolve()
+    removed = 0
+    folders: set[Path] = set()
+    for relative_path in relative_paths:
+        path = (root / relative_path).resolve()
+        if not relative_path or root not in path.parents:
+            raise ValueError(f"{relative_path!r} is no file of the spool {str(root)!r}")
+        for candidate in (path, path.with_name(path.name.removesuffix(".gz")),
+                          path.with_name(path.name + ".gz")):
+            if candidate.name.endswith((SUFFIX, LEGACY_SUFFIX)) and candidate.exists():
+                candidate.unlink()
+                folders.add(candidate.parent)
+                removed += 1
+    for folder in folders:
+        sync_filesystem(folder)
+    return removed
 
 
 def spool_file_exists(spool_dir: Path, relative_path: str) -> bool:

@@ -55,6 +55,7 @@ from bot.mail.vocabulary import Vocabulary
 from bot.render.model import RenderedMail
 from bot.render.reply import Problem, render_problem, render_reply
 from bot.rules.requests import GivePassword, ParsedMoves
+from bot.service import erasure
 from bot.service.bounded import ISOLATE_ABOVE, run_bounded
 from bot.service.commands import Registry, registry
 from bot.service.commands.runner import carry_out
@@ -130,6 +131,9 @@ class Ingestor:
                     results.append(self._one(conn, mail, spooled_mail))
                     if time.monotonic() - began >= limit:
                         break
+                erased = erasure.spool_to_remove(conn)
+            if erased:  # an erasure (``Daten löschen``) committed: its raw mails go now
+                erasure.remove_spool(self.db, self.settings.spool_dir, erased)
         return results
 
     # -- steps -----------------------------------------------------------------

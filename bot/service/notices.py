@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.mail.compose import MailKind
 from bot.mail.transport import MailSender
 from bot.render.model import RenderedMail
+from bot.service import erasure
 from bot.service.context import Context
 from bot.service.drain import DrainReport, drain
 from bot.service.outgoing import queue_mail
@@ -33,6 +34,8 @@ def drain_and_report(
     s = ctx.settings
     report = drain(ctx.db, sender, now=ctx.clock, mail_from=s.sender.address,
                    rate_per_minute=rate_per_minute, max_per_day=max_per_day)
+    if report.sent or report.failed:  # a farewell to an erased address may be done: forget it
+        erasure.after_drain(ctx.db)
     failed = [(r, e) for r, e in report.failed if r.lower() != s.gm_address.lower()]
     if failed:
         notify_gm(ctx, "Mail konnte nicht zugestellt werden / mail could not be delivered",

@@ -17,7 +17,7 @@ from bot.render.reminder import render_reminder
 from bot.rules.lots import seed_commitment
 from bot.service.context import Context
 from bot.service.outgoing import queue_mail
-from bot.storage import reminders, roster, rounds
+from bot.storage import managers, reminders, roster, rounds
 from bot.storage.rounds import RoundRow
 
 if TYPE_CHECKING:
@@ -97,9 +97,9 @@ class RemindReport:
 def remind_missing(ctx: Context) -> RemindReport:
     """The game master's ``remind --missing``: one reminder to every manager
     with a team that has no move (lineup or withdrawal) for the open round,
-    whether or not it played recently; a banned manager gets none. At most
-    one such reminder per manager, round and day (a second run the same day
-    queues nothing)."""
+    whether or not it played recently (not a banned manager, nor one who
+    unsubscribed). At most one such reminder per manager, round and day (a
+    second run the same day queues nothing)."""
     s = ctx.settings
     now = ctx.clock()
     queued = 0
@@ -111,10 +111,10 @@ def remind_missing(ctx: Context) -> RemindReport:
         by_manager: dict[int, list[roster.MissingTeam]] = {}
         for team in roster.teams_without_lineup(conn, rnd.number):
             by_manager.setdefault(team.manager_id, []).append(team)
-        banned = {m.id for m in roster.roster(conn) if m.banned}
+        skipped = {m.id for m in roster.roster(conn) if m.banned} | managers.unsubscribed_ids(conn)
         day = now.astimezone(UTC).date().isoformat()
         for manager_id, teams in by_manager.items():
-            if manager_id in banned:
+            if manager_id in skipped:
                 continue
             first = teams[0]
             rendered = render_reminder(

@@ -30,10 +30,11 @@ def foreign_key_problems(conn: sqlite3.Connection, limit: int = LIMIT) -> list[s
 
 def spool_paths(conn: sqlite3.Connection) -> Iterator[tuple[int, str]]:
     """(ledger id, spool path) of every ledgered incoming mail whose file is
-    kept (not removed by the retention), in order."""
+    kept: not removed by the retention, nor an erased address's (RULES.md §12)."""
     pruned = any(r[1] == "spool_pruned_at" for r in conn.execute("PRAGMA table_info(inbound)"))
-    where = " WHERE spool_pruned_at IS NULL" if pruned else ""
-    for row_id, path in conn.execute(f"SELECT id, spool_path FROM inbound{where} ORDER BY id"):
+    where = " AND spool_pruned_at IS NULL" if pruned else ""
+    for row_id, path in conn.execute(
+            f"SELECT id, spool_path FROM inbound WHERE spool_path != ''{where} ORDER BY id"):
         yield int(row_id), str(path)
 
 

@@ -1,5 +1,5 @@
 """The ``managers`` table: who plays (address, display name, password hash,
-language, banned since)."""
+language and whether he chose it, banned since, unsubscribed since, erased when)."""
 
 from __future__ import annotations
 
@@ -22,17 +22,32 @@ class ManagerRow:
     language: str | None = None
     #: Since when the game master has banned this manager (None: not banned).
     banned_at: datetime | None = None
+    #: Since when the manager gets no newsletters and reminders (``Abmelden``).
+    unsubscribed_at: datetime | None = None
+    #: Since when ``language`` is the one he chose (``Sprache:``), not his mails'.
+    language_chosen_at: datetime | None = None
+    #: When his address, name and password were erased (``Daten löschen``).
+    erased_at: datetime | None = None
 
     @property
     def banned(self) -> bool:
         return self.banned_at is not None
+
+    @property
+    def unsubscribed(self) -> bool:
+        return self.unsubscribed_at is not None
+
+    @property
+    def language_chosen(self) -> bool:
+        return self.language_chosen_at is not None
 
 
 def _manager(row: sqlite3.Row) -> ManagerRow:
     return ManagerRow(
         row["id"], row["address"], row["display_name"], row["password_hash"],
         time_from_db(row["created_at"]), row["created_round"],  # type: ignore[arg-type]
-        row["language"], time_from_db(row["banned_at"]),
+        row["language"], time_from_db(row["banned_at"]), time_from_db(row["unsubscribed_at"]),
+        time_from_db(row["language_chosen_at"]), time_from_db(row["erased_at"]),
     )
 
 
@@ -72,6 +87,33 @@ def set_banned(conn: sqlite3.Connection, manager_id: int, at: datetime | None) -
     """Ban the manager since ``at`` (None: lift the ban)."""
     conn.execute("UPDATE managers SET banned_at = ? WHERE id = ?",
                  (time_to_db(at) if at else None, manager_id))
+
+
+def set_unsubscribed(conn: sqlite3.Connection, manager_id: int, at: datetime | None) -> None:
+    """The manager gets no newsletters and reminders since ``at`` (None: he
+    gets them again)."""
+    conn.execute("UPDATE managers SET unsubscribed_at = ? WHERE id = ?",
+                 (time_to_db(at) if at else None, manager_id))
+
+
+def set_address(conn: sqlite3.Connection, manager_id: int, address: str) -> None:
+    """The manager is known by ``address`` from now on (his teams, WP, PSZ and
+    password are his row's: they move with it)."""
+    conn.execute("UPDATE managers SET address = ? WHERE id = ?", (address, manager_id))
+
+
+def choose_language(conn: sqlite3.Connection, manager_id: int, language: str,
+                    at: datetime) -> None:
+    """The manager's language is ``language`` from ``at`` on, whatever his mails
+    are written in (``Sprache: Englisch``)."""
+    conn.execute("UPDATE managers SET language = ?, language_chosen_at = ? WHERE id = ?",
+                 (language, time_to_db(at), manager_id))
+
+
+def unsubscribed_ids(conn: sqlite3.Connection) -> frozenset[int]:
+    """Ids of the managers who get no newsletters and reminders now."""
+    rows = conn.execute("SELECT id FROM managers WHERE unsubscribed_at IS NOT NULL")
+    return frozenset(int(r[0]) for r in rows)
 
 
 def banned_ids(conn: sqlite3.Connection) -> frozenset[int]:

@@ -410,6 +410,57 @@ CREATE INDEX previews_round ON previews (round);
 """
 
 
+#: Players' own business by mail (RULES.md §12): since when a manager has
+#: unsubscribed from the newsletters and reminders (``Abmelden``; NULL: he gets them).
+SUBSCRIPTION_V14 = """
+ALTER TABLE managers ADD COLUMN unsubscribed_at TEXT;
+"""
+
+#: Since when the manager's language is the one he chose (``Sprache: ...``),
+#: not the one of his latest mail (NULL: it follows his mails).
+LANGUAGE_CHOSEN_V15 = """
+ALTER TABLE managers ADD COLUMN language_chosen_at TEXT;
+"""
+
+#: Requests that wait for a second mail carrying their code (``Bestätigen:
+#: CODE``; ``bot.league.confirmations``): moving to a new address, erasing a
+#: manager's data, later the game master's two-step commands.
+CONFIRMATIONS_V16 = """
+CREATE TABLE confirmations (
+    id           INTEGER PRIMARY KEY,
+    purpose      TEXT NOT NULL,
+    confirm_from TEXT NOT NULL,                 -- the address whose mail carries the code
+    manager_id   INTEGER REFERENCES managers (id),
+    payload      TEXT NOT NULL DEFAULT '{}',    -- JSON: what the request needs
+    code_hash    TEXT NOT NULL,                 -- 'sha256$salt$digest' (hex), never the code
+    created_at   TEXT NOT NULL,
+    expires_at   TEXT NOT NULL,
+    state        TEXT NOT NULL DEFAULT 'pending'
+                 CHECK (state IN ('pending', 'used', 'replaced')),
+    settled_at   TEXT
+);
+CREATE INDEX confirmations_from ON confirmations (confirm_from);
+CREATE INDEX confirmations_manager ON confirmations (manager_id);
+"""
+
+#: ``Daten löschen`` (RULES.md §12): when a manager's address, name and password
+#: were erased (his row stays for his teams' history), which teams retired with
+#: him (deleted for play, still listed in the tables while recent), the mails
+#: whose reply is the last one to an erased address (its recipient is erased
+#: once sent), and the spool files still to remove after the erasure committed.
+ERASURE_V17 = """
+ALTER TABLE managers ADD COLUMN erased_at TEXT;
+ALTER TABLE teams ADD COLUMN retired INTEGER NOT NULL DEFAULT 0 CHECK (retired IN (0, 1));
+CREATE TABLE erasures (
+    inbound_id INTEGER PRIMARY KEY,             -- the mail that confirmed the erasure
+    erased_at  TEXT NOT NULL
+);
+CREATE TABLE spool_removals (
+    path TEXT PRIMARY KEY                       -- relative to the spool directory
+);
+"""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "league, ledger and outbox", SCHEMA_V1),
     Migration(2, "language of each manager", MANAGER_LANGUAGE_V2),
@@ -429,6 +480,10 @@ MIGRATIONS: tuple[Migration, ...] = (
               compact_round_results_v11),
     Migration(12, "retention: spool files pruned, the record of each run", RETENTION_V12),
     Migration(13, "the game master's previews of a round", PREVIEWS_V13),
+    Migration(14, "managers who unsubscribed from newsletters and reminders", SUBSCRIPTION_V14),
+    Migration(15, "a language the manager chose", LANGUAGE_CHOSEN_V15),
+    Migration(16, "requests confirmed by a code in a second mail", CONFIRMATIONS_V16),
+    Migration(17, "erased managers, their retired teams, what is left to erase", ERASURE_V17),
 )
 
 _LEDGER = """

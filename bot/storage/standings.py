@@ -22,15 +22,16 @@ class ListedTeamRow:
 
 
 def listed_teams(conn: sqlite3.Connection, round_number: int, first: int) -> list[ListedTeamRow]:
-    """Teams registered by ``round_number``, not deleted at or before it, that
-    played in a round of ``first``..``round_number`` (here, or before a
-    takeover: ``imported_teams.last_round``); oldest first."""
+    """Teams registered by ``round_number``, not deleted at or before it (a
+    team retired with its erased manager stays), that played in a round of
+    ``first``..``round_number`` (here, or before a takeover:
+    ``imported_teams.last_round``); oldest first."""
     rows = conn.execute(
         """
         SELECT t.id, t.name, t.short_name, t.name_key, m.display_name, m.address
         FROM teams t JOIN managers m ON m.id = t.manager_id
         WHERE t.registered_round <= :r
-          AND (t.deleted_round IS NULL OR t.deleted_round > :r)
+          AND (t.deleted_round IS NULL OR t.deleted_round > :r OR t.retired = 1)
           AND (EXISTS (SELECT 1 FROM round_entries e
                        WHERE e.team_id = t.id AND e.round BETWEEN :first AND :r)
                OR EXISTS (SELECT 1 FROM imported_teams i

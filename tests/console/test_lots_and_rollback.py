@@ -228,6 +228,13 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
         conn.execute("DROP INDEX inbound_spooled")
         conn.execute("ALTER TABLE inbound DROP COLUMN spool_pruned_at")
         conn.execute("DROP TABLE retention_runs")
+        conn.execute("ALTER TABLE managers DROP COLUMN unsubscribed_at")  # v14
+        conn.execute("ALTER TABLE managers DROP COLUMN language_chosen_at")  # v15
+        conn.execute("DROP TABLE confirmations")  # v16
+        conn.execute("ALTER TABLE managers DROP COLUMN erased_at")  # v17
+        conn.execute("ALTER TABLE teams DROP COLUMN retired")
+        conn.execute("DROP TABLE erasures")
+        conn.execute("DROP TABLE spool_removals")
         conn.execute("DELETE FROM schema_migrations WHERE version >= 4")
     conn.close()
     old = League(open_database(tmp_path / "state"), SEASON)

@@ -5,7 +5,9 @@ real SMTP server (``tests.servers.SmtpServer``) with ``SmtpSender``.
 Checked on the wire: one envelope recipient per message and the same single
 address in ``To:``, no other player's address and no player lineup in any
 message, From/Subject/Date, unique and stable Message-IDs, ``Auto-Submitted``,
-``List-Unsubscribe`` for subscribers only, a text and an HTML part that both
+``List-Id`` and ``List-Unsubscribe`` on newsletters and reminders (the bot's
+``Abmelden`` for managers, the game master for subscribers), none on
+personal mail, a text and an HTML part that both
 decode; a server crash in the middle of a drain (nothing lost, at most the
 one message in flight twice); a permanent 550 (row ``failed``, notice to the
 game master) and a temporary 451 (kept, backed off, delivered later).
@@ -240,7 +242,7 @@ def check_reply(msg: EmailMessage, rcpt: str, own: Player | None, teams: set[str
     assert own is not None, f"reply to a stranger {rcpt}"
     assert msg["Auto-Submitted"] == "auto-replied"
     assert msg["In-Reply-To"] and msg["Subject"] == "Re: Anmeldung"
-    assert "List-Unsubscribe" not in msg and "Precedence" not in msg
+    assert "List-Unsubscribe" not in msg and "Precedence" not in msg and "List-Id" not in msg
     assert own.team in msg.get_body(("plain",)).get_content()
 
 
@@ -258,8 +260,9 @@ def check_newsletter(msg: EmailMessage, rcpt: str, own: Player | None, teams: se
         assert rcpt == SUBSCRIBER
         assert msg["List-Unsubscribe"].strip() == (
             f"<mailto:{GM}?subject=unsubscribe%20{SUBSCRIBER}>")
-    else:
-        assert "List-Unsubscribe" not in msg
+    else:  # a manager leaves the list with the bot's own command (RULES.md §12)
+        assert msg["List-Unsubscribe"].strip() == f"<mailto:{BOT}?subject=Abmelden>"
+    assert msg["List-Id"] == f'"{GAME}" <turnited.game.example>'
     text, html = bulk_parts(msg)
     assert "Endstand" in text and "Endstand" in html
     # every player team is named, in both parts
@@ -268,7 +271,9 @@ def check_newsletter(msg: EmailMessage, rcpt: str, own: Player | None, teams: se
 
 
 def check_reminder(msg: EmailMessage, rcpt: str, own: Player | None, teams: set[str]) -> None:
-    assert own is not None and "List-Unsubscribe" not in msg
+    assert own is not None
+    assert msg["List-Unsubscribe"].strip() == f"<mailto:{BOT}?subject=Abmelden>"
+    assert msg["List-Id"] == f'"{GAME}" <turnited.game.example>'
     assert msg["Subject"].startswith(f"{GAME}: Erinnerung an die Aufstellung")
     text, html = bulk_parts(msg, calendar=True)
     assert own.team in text and escape(own.team) in html

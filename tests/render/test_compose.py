@@ -149,10 +149,46 @@ def test_list_unsubscribe() -> None:
     assert msg["List-Unsubscribe"] == (
         "<mailto:turnited@example.org?subject=Abmelden>, <https://example.org/unsub/x1>"
     )
-    assert parse(make().data)["List-Unsubscribe"] is None
+    assert parse(make(kind="digest").data)["List-Unsubscribe"] is None
     for bad in ("javascript:alert(1)", "mailto:a@b.c>\r\nBcc: x@y.z", "https://x y"):
         with pytest.raises(InvalidHeaderError):
             make(list_unsubscribe=bad)
+
+
+@pytest.mark.parametrize("kind", ["newsletter", "reminder"])
+def test_bulk_mail_is_a_list_a_mail_client_can_leave(kind: str) -> None:
+    """RULES.md §12: every newsletter and reminder carries List-Id (RFC 2919)
+    and a mailto List-Unsubscribe (RFC 2369) whose subject is the bot's
+    unsubscribe command in the mail's language."""
+    german = parse(make(kind=kind).data)
+    assert german["List-Id"] == '"Turnited Spielleitung" <turnited.example.org>'
+    assert german["List-Unsubscribe"] == "<mailto:turnited@example.org?subject=Abmelden>"
+    english = parse(make(kind=kind, language="en").data)
+    assert english["List-Unsubscribe"] == "<mailto:turnited@example.org?subject=Unsubscribe>"
+    # A caller's own URI replaces the default (subscribers who do not play).
+    other = parse(make(kind=kind, list_unsubscribe="mailto:gm@example.org?subject=x").data)
+    assert other["List-Unsubscribe"] == "<mailto:gm@example.org?subject=x>"
+    assert other["List-Id"] == german["List-Id"]
+
+
+@pytest.mark.parametrize("kind", ["reply", "digest", "notice"])
+def test_personal_mail_is_no_list(kind: str) -> None:
+    msg = parse(make(kind=kind).data)
+    assert msg["List-Id"] is None and msg["List-Unsubscribe"] is None
+
+
+def test_list_headers_of_an_unusual_sender() -> None:
+    """A Unicode domain is IDNA-encoded in both headers, a Unicode local part
+    percent-encoded in the mailto URI; a name with quotes stays one phrase,
+    a non-ASCII name is an encoded word; nothing can break the header."""
+    msg = parse(make(sender="spiel.leitung@bücher.example", sender_name='Die "Liga"').data)
+    assert msg["List-Id"] == '"Die \\"Liga\\"" <spiel-leitung.xn--bcher-kva.example>'
+    assert msg["List-Unsubscribe"].strip() == (  # folded: a long line
+        "<mailto:spiel.leitung@xn--bcher-kva.example?subject=Abmelden>")
+    msg = parse(make(sender="jörg@example.org", sender_name="Fußball\r\nBcc: x@y.z").data)
+    assert msg["List-Unsubscribe"] == "<mailto:j%C3%B6rg@example.org?subject=Abmelden>"
+    assert msg["Bcc"] is None
+    assert str(msg["List-Id"]) == "Fußball Bcc: x@y.z <j-rg.example.org>"
 
 
 def test_reply_threading() -> None:
@@ -221,7 +257,7 @@ def test_no_header_injection(evil: str) -> None:
     assert set(names) <= {
         "from", "to", "subject", "date", "message-id", "auto-submitted",
         "x-auto-response-suppress", "precedence", "mime-version", "content-type",
-        "content-language",
+        "content-language", "list-id", "list-unsubscribe",
     }
     assert "\n" not in msg["Subject"] and "\r" not in msg["Subject"]
     assert msg["Subject"].startswith("Ergebnisse ")

@@ -4,6 +4,7 @@ whole state."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -29,6 +30,10 @@ PARAMS = {
     "reason": "4 numbers instead of five", "example": "10-10-15-15-20",
     "own_teams": ["Rote Teufel", "Blaue Engel"], "other": "R\u043ete Teufel",
     "new_teams": ["Rote Teufel", "Blaue Engel"], "withdraw": "Blaue Engel",
+    "already": False, "language": "en", "until": NOW + timedelta(days=7), "code": "K7FX-2QMP",
+    "old": "hans@old.example", "attempts_left": 2, "max_wrong": 5, "expired_at": NOW,
+    "teams": ["Rote Teufel"], "registered": True, "confirmation": "K7FX-2QMP",
+    "retired": ["Rote Teufel"], "cancelled": [],
 }
 
 
@@ -84,3 +89,17 @@ def test_every_problem_renders(problem: str, language: str) -> None:
                               game_address=None, limit=4096)  # type: ignore[arg-type]
     assert ("nichts gespeichert" in rendered.text) == (language == "de")
     assert ("Nothing from this mail was stored" in rendered.text) == (language == "en")
+
+
+#: A sentence end right before the next sentence, without a space: two trans
+#: blocks of a notice template run together (``trim_blocks`` eats the newline).
+GLUED = re.compile(r"[a-zäöüß)“\"]\.[A-ZÄÖÜ]")
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_no_two_sentences_of_a_notice_run_together(language: str) -> None:
+    for code in CODES:
+        text = render_reply(outcome([code], language), subject="x", now=NOW,
+                            timezone="Europe/Berlin", game_name="Turnited",
+                            game_address="bot@turnited.example").text.replace("\n", " ")
+        assert not GLUED.search(text), (code, GLUED.search(text))

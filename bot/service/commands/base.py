@@ -73,6 +73,9 @@ class Session(MailSession):
     #: The ledger's code (``bot.storage.ledger.Outcome``) and line for this
     #: mail instead of the usual accepted/rejected summary.
     ledger: tuple[str, str] | None = None
+    #: The language the manager chose in this mail (``Sprache: Englisch``): the
+    #: reply's, and stored instead of the language the mail is written in.
+    language: str | None = None
     #: The mail passed the game master's checks (RULES.md §13): only then do
     #: the game master's commands run.
     gm: bool = False

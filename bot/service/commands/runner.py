@@ -155,9 +155,11 @@ def carry_out(
             for e in s.errors
         ]
 
-    if accepted and s.manager is not None and moves.language_known:
+    if (accepted and s.manager is not None and moves.language_known and s.language is None
+            and not s.manager.language_chosen):
         # Newsletters and reminders follow the language of the latest accepted
-        # mail that showed one (a bare lineup says nothing about it).
+        # mail that showed one (a bare lineup says nothing about it), unless
+        # the manager chose one (``Sprache: Englisch``).
         manager_rows.update_manager(conn, s.manager.id, language=moves.language)
 
     info: ManagerInfo | None = None
@@ -211,6 +213,10 @@ def _outcome(
 ) -> MoveOutcome:
     known = s.manager.language if s.manager is not None else None
     language = s.moves.language if s.moves.language_known or not known else known
+    if accepted and s.language is not None:
+        language = s.language
+    elif s.manager is not None and s.manager.language_chosen and known:
+        language = known
     return MoveOutcome(
         manager=manager, accepted=accepted, round=s.target, late=late, deadline=s.deadline,
         notices=s.notices, errors=s.errors, teams=teams, ignored=s.moves.ignored,
