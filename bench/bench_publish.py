@@ -41,6 +41,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 from bot.app import App
 from bot.config import Config
@@ -69,6 +70,16 @@ def config(directory: Path, managers: int) -> Config:
     }, directory)
 
 
+def _league_settings(cfg: Config) -> Any:
+    """The league's settings of ``cfg``, in this tree and in the commit before
+    (where the configuration mapped them itself)."""
+    try:
+        from bot.wiring import league_settings
+    except ImportError:  # the commit before: no composition root yet
+        return cfg.league_settings()  # type: ignore[attr-defined]
+    return league_settings(cfg)
+
+
 class League:
     """A league whose managers send a lineup every round (no passwords: the
     bench measures publishing, not the mail pipeline)."""
@@ -76,7 +87,7 @@ class League:
     def __init__(self, directory: Path, managers: int, seed: int) -> None:
         self.now = START
         cfg = config(directory, managers)
-        settings = dataclasses.replace(cfg.league_settings(), passwords=False,
+        settings = dataclasses.replace(_league_settings(cfg), passwords=False,
                                        password_cost=2**10)
         self.app = App(cfg, source=MaildirInbox(cfg.maildir_root),
                        sender=MaildirSender(cfg.maildir_root), clock=lambda: self.now,

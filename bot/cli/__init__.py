@@ -22,6 +22,7 @@ import importlib
 import sys
 from collections.abc import Iterator, Sequence
 
+from bot.cli.errors import CliError as CliError  # the CLI's error, where callers look for it
 from bot.errors import TurnitedError
 
 #: Modules under ``bot.cli`` that register sub-commands, in help order.
@@ -41,20 +42,6 @@ COMMAND_MODULES: tuple[str, ...] = (
 
 #: The languages of the output (``bot.render.formatting.LANGUAGES``).
 LANGUAGES = ("de", "en")
-
-
-class CliError(TurnitedError):
-    """A user error the CLI reports as one line with exit status 2.
-
-    ``message`` is a catalog message (English, ``%(name)s`` placeholders,
-    marked with ``N_``), ``values`` fill it in; the console says it in the
-    game's language."""
-
-    def __init__(self, message: str, /, **values: object) -> None:
-        self.words = (message, values)
-        english = {k: v.strerror or v if isinstance(v, OSError) else v
-                   for k, v in values.items()}
-        super().__init__(message % english if values else message)
 
 
 def _leaves(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:

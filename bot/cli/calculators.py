@@ -43,7 +43,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.cli import CliError
+from bot.cli.errors import CliError
 from bot.errors import N_
 
 if TYPE_CHECKING:  # the rules are imported when a calculator runs: --help starts fast

@@ -14,7 +14,8 @@ import argparse
 import json
 from pathlib import Path
 
-from bot.cli import CliError, setup
+from bot.cli import setup
+from bot.cli.errors import CliError
 from bot.errors import N_
 
 

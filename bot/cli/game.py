@@ -11,7 +11,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.cli import CliError, setup
+from bot.cli import setup
+from bot.cli.errors import CliError
 from bot.errors import N_
 
 if TYPE_CHECKING:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import argparse
 
-from bot.cli import CliError, setup
+from bot.cli import setup
+from bot.cli.errors import CliError
 from bot.errors import N_
 
 

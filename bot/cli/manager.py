@@ -14,7 +14,8 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot.cli import CliError, setup
+from bot.cli import setup
+from bot.cli.errors import CliError
 from bot.errors import N_
 
 if TYPE_CHECKING:  # imported when used: the CLI starts fast

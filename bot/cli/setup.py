@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.cli import CliError
+from bot.cli.errors import CliError
 from bot.errors import N_, TurnitedError
 
 if TYPE_CHECKING:  # imported when used: the CLI starts fast
@@ -62,15 +62,12 @@ def load(args: argparse.Namespace, *, connects: bool = False, required: bool = F
     cached: Config | None = getattr(args, "_loaded_config", None)
     if cached is not None and not connects:
         return cached
-    from bot.config import Config, load_config
+    from bot.config import Config, config_file, load_config
 
     path = config_path(args)
-    explicit = getattr(args, "config", None) is not None
-    if path.is_file():
-        config = load_config(path, check_secrets=connects)
-    elif explicit:
-        raise CliError(N_("no configuration at %(path)s: check the path given to --config, "
-                          "or create one with turnited init DIR"), path=str(path))
+    named = config_file(getattr(args, "config", None))  # a named file that is not there: said
+    if named is not None:
+        config = load_config(named, check_secrets=connects)
     elif required or connects:
         raise CliError(N_("no configuration at %(path)s: create one with turnited init DIR "
                           "or give --config PATH"), path=str(path))

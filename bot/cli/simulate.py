@@ -38,7 +38,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.cli import CliError
+from bot.cli.errors import CliError
 from bot.errors import N_
 
 if TYPE_CHECKING:  # imported when used: the CLI starts fast

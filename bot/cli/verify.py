@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import argparse
 
-from bot.cli import CliError, setup
+from bot.cli import setup
+from bot.cli.errors import CliError
 from bot.cli.manager import add_state_options
 from bot.errors import N_
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.errors import TurnitedError
+from bot.errors import N_, TurnitedError
 
 #: Shown instead of a secret value.
 REDACTED = "'***'"
@@ -22,14 +22,7 @@ _SECRET_NAMES = ("password", "passwd", "pwd", "secret", "token")
 _SECRET_WORDS = ("pass", "secret", "token", "pwd")
 
 
-def N_(message: str) -> str:
-    """Mark ``message`` for the message catalog (Babel extracts ``N_`` calls);
-    it is translated where it is shown."""
-    return message
 
-
-#: The console's word before an error message.
-ERROR = N_("error")
 #: A configuration file named with ``--config`` that is not there.
 MISSING_FILE = N_("this configuration file does not exist: %(path)s (create one with "
                   "`turnited init DIR`, or name the right file with --config PATH)")

@@ -25,13 +25,6 @@ from bot.mail.keywords import CORE_KEYWORDS
 from bot.rules.requests import Request
 
 
-def N_(message: str) -> str:
-    """Mark ``message`` for the message catalog (Babel extracts ``N_`` calls):
-    a command's example, or the reason a value cannot be read; it is
-    translated where the reply shows it."""
-    return message
-
-
 class Value(StrEnum):
     """What may follow a command's keyword."""
 

@@ -13,14 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.errors import N_
 from bot.render.formatting import check_language
 from bot.render.i18n import translations
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for the message catalog; it is translated at use."""
-    return message
-
 
 #: What each step's outcome says. Placeholders: ``key`` (``mail.imap`` or
 #: ``mail.smtp``), ``endpoint``, ``host``, ``port`` and the step's own values.

@@ -20,15 +20,9 @@ from __future__ import annotations
 
 import re
 
+from bot.errors import N_
 from bot.render.formatting import check_language
 from bot.render.i18n import translations
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for the message catalog (Babel extracts ``N_`` calls);
-    it is translated where it is used."""
-    return message
-
 
 #: (English wording as a full-match pattern, the same wording as a message of the
 #: catalog, its groups as placeholders): the German words are in the catalog.

@@ -54,7 +54,7 @@ def test_game_settings_of_a_full_configuration(tmp_path: Path) -> None:
         newsletter_language="de", timezone="Europe/Vienna",
         sender=Sender("sl@liga.example", "Die Spielleitung"), gm_address="gm@liga.example",
         gm_name="Greta", archive_dir=tmp_path / "state" / "archive",
-        deadline_plan=DeadlinePlan(config(tmp_path).schedule),
+        deadline_plan=DeadlinePlan(config(tmp_path).schedule), reminder_hours=(48, 6),
         extra_recipients=("fan@liga.example",))
 
 

@@ -43,8 +43,13 @@ def test_without_a_name_config_yaml_is_read_if_there_is_one(
 ])
 def test_the_console_says_it_in_the_game_masters_language(tmp_path: Path, language: str,
                                                           line: str) -> None:
+    from bot.render.words import Words
+
     missing = ConfigFileMissing(tmp_path / "confg.yaml")
-    assert missing.in_language(language) == line.format(path=tmp_path / "confg.yaml")
+    w = Words(language)
+    said = w._("turnited %(command)s: error: %(message)s", command="status",
+               message=w.error(missing))
+    assert said == "turnited status: " + line.format(path=tmp_path / "confg.yaml")
 
 
 def test_load_config_of_a_missing_file_is_the_same_error(tmp_path: Path) -> None:

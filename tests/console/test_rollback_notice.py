@@ -120,7 +120,8 @@ def test_a_deadline_in_the_past_or_none_planned_is_refused_before_anything_chang
 
     from bot.schedule import DeadlinePlan, ScheduleSettings
 
-    empty = replace(ctx, plan=DeadlinePlan(ScheduleSettings(cron=None, deadlines=())))
+    none_planned = DeadlinePlan(ScheduleSettings(cron=None, deadlines=()))
+    empty = replace(ctx, settings=replace(ctx.settings, deadline_plan=none_planned))
     with pytest.raises(NoDeadlinePlanned, match="--deadline"):
         rollback(empty)
     assert app.league.stored_report(1)

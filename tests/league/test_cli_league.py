@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import CliError, main, setup
+from bot.cli import main, setup
+from bot.config import ConfigFileMissing
 from bot.storage import results
 
 from .conftest import Player, evaluate, lineup, make_league, register
@@ -71,7 +72,7 @@ def test_state_dir_comes_from_option_config_or_default(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path / "empty")  # no ./config.yaml here: the defaults
     assert setup.load(ns(state=None, config=None)).state_dir == Path("state").absolute()
     # a --config that does not exist is named, not taken for the defaults
-    with pytest.raises(CliError, match=r"no configuration at .*none\.yaml"):
+    with pytest.raises(ConfigFileMissing, match=r"does not exist: .*none\.yaml"):
         setup.load(ns(state=None, config=str(tmp_path / "none.yaml")))
     monkeypatch.chdir(tmp_path)  # none named: ./config.yaml if there is one
     assert setup.load(ns(state=None, config=None)).state_dir == tmp_path / "elsewhere"

@@ -15,6 +15,7 @@ from pathlib import Path
 from bot.app import App, build_app
 from bot.config import Config
 from bot.mail.maildir_transport import deliver, read_sent
+from bot.wiring import league_settings
 from tests.support.clock import FakeClock
 from tests.support.mails import player_mail
 
@@ -38,7 +39,7 @@ class League:
             "gm": {"address": GM, "name": "Greta GM"},
             "mail": {"transport": "maildir", "address": BOT},
         }, root)
-        settings = dataclasses.replace(config.league_settings(), password_cost=16)
+        settings = dataclasses.replace(league_settings(config), password_cost=16)
         self.app = build_app(config, clock=self.clock, league_settings=settings)
         self.app.ensure_started()
         self.seen = 0  # sent mails already handed out by ``new_mail``

@@ -74,7 +74,7 @@ def traces(league: League, *needles: str, database: bool = True) -> list[str]:
 def replayed(league: League, capsys: pytest.CaptureFixture[str]) -> list[str]:
     """``turnited replay --all``, each round's verdict."""
     capsys.readouterr()
-    assert main(["replay", "--all", "--state", str(league.state)]) == 0
+    assert main(["replay", "--all", "--state", str(league.state), "--lang", "en"]) == 0
     return [line.split(" (seed")[0] for line in capsys.readouterr().out.splitlines()]
 
 

@@ -16,6 +16,7 @@ from bot.app import App, build_app
 from bot.config import Config
 from bot.config.errors import ConfigError
 from bot.mail.maildir_transport import deliver
+from bot.render.words import Words
 from bot.service.health import check_state, text
 from bot.service.retention import apply_retention
 from bot.storage import open_database, outbox, results, retention
@@ -99,8 +100,8 @@ def test_old_spool_files_and_delivered_rows_go_and_nothing_replay_needs(tmp_path
     assert findings["spool"].ok and findings["spool"].values["count"] == 6
     size = findings["size"]
     assert size.ok and size.code == "size" and size.values["rounds"] == 4
-    assert "Spool 10, zugestellte Post 10" in text(size, "de")
-    assert "spool 10, delivered mail 10" in text(size, "en")
+    assert "Spool 10, zugestellte Post 10" in text(size, Words("de"))
+    assert "spool 10, delivered mail 10" in text(size, Words("en"))
     app.close()
 
 
@@ -117,7 +118,7 @@ def test_null_keeps_everything_and_the_run_says_so(tmp_path) -> None:
     assert run is not None and (run.spool_days, run.outbox_days, run.spool_files,
                                 run.outbox_rows) == (None, None, 0, 0)
     size = {f.topic: f for f in check_state(app.config.state_dir, now=clock.now)}["size"]
-    assert "Spool ∞, zugestellte Post ∞" in text(size, "de")
+    assert "Spool ∞, zugestellte Post ∞" in text(size, Words("de"))
     app.close()
 
 

@@ -13,6 +13,7 @@ from bot.league.evaluation import canonical_json
 from bot.league.service import League
 from bot.rules.report import public_report
 from bot.storage import DATABASE_FILE, open_database, results
+from bot.storage.results_migration import compact_round_results_v11
 from tests.compliance.support import Manager, evaluate, make_league
 
 LINEUPS = ("10-10-15-15-20", "5-5-25-25-25", "0-10-20-30-20", "8-8-20-20-26")
@@ -81,10 +82,10 @@ def test_a_public_report_of_another_shape_is_kept_as_given(tmp_path) -> None:
         assert results.stored_report(conn, 3, public=True) is None
 
 
-def _back_to_version_10(path) -> dict[int, tuple[str, str, str]]:
-    """The database as schema version 10 stored its results: JSON texts, the
-    public one beside the report (and the round's summary columns). Returns
-    the texts by round."""
+def _results_as_version_10(path) -> dict[int, tuple[str, str, str]]:
+    """The results as schema version 10 stored them: JSON texts, the public
+    one beside the report (and the round's summary columns); the later
+    migrations' other changes stay. Returns the texts by round."""
     conn = sqlite3.connect(path)
     with conn:
         texts = {n: (*results.stored_inputs_and_report(conn, n),
@@ -96,12 +97,19 @@ def _back_to_version_10(path) -> dict[int, tuple[str, str, str]]:
         conn.execute(V10_TABLE)
         conn.executemany("INSERT INTO round_results VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                          [(n, *t, *kept[n]) for n, t in texts.items()])
-        conn.execute("DROP INDEX inbound_spooled")
-        conn.execute("ALTER TABLE inbound DROP COLUMN spool_pruned_at")
-        conn.execute("DROP TABLE retention_runs")
-        conn.execute("DELETE FROM schema_migrations WHERE version >= 11")
     conn.close()
     return texts
+
+
+def _migrate_11(path) -> None:
+    """Migration 11's step in one transaction, as ``apply_migrations`` runs it."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("BEGIN")
+        compact_round_results_v11(conn)
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
 
 
 def test_migration_11_compresses_old_rounds_and_they_replay_identically(tmp_path) -> None:
@@ -109,15 +117,15 @@ def test_migration_11_compresses_old_rounds_and_they_replay_identically(tmp_path
     settings = league.settings
     league.db.close()
     path = tmp_path / "state" / DATABASE_FILE
-    texts = _back_to_version_10(path)
+    texts = _results_as_version_10(path)
     # An old round whose public report is not its report without lineups
     # (a layout an older version may have written) keeps it.
     odd = canonical_json({**json.loads(texts[2][2]), "written_by": "an older bot"})
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE round_results SET public_report = ? WHERE round = 2", (odd,))
     texts[2] = (texts[2][0], texts[2][1], odd)
+    _migrate_11(path)
     old = League(open_database(tmp_path / "state"), settings)
-    assert old.db.schema_version() >= 12
     with old.db.read() as conn:
         for number, (inputs, report, public) in texts.items():
             assert results.stored_inputs_and_report(conn, number) == (inputs, report)

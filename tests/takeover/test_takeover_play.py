@@ -66,7 +66,7 @@ def test_imported_league_plays_its_next_round_from_mail(tmp_path: Path) -> None:
         assert ("https://turnited.example/archiv/index.html") in text
         assert ("How to play" if english else "So spielst du mit") in text
     # managers and status show the imported numbers
-    listed = {team.name: team for m in managers(app.db) for team in m.teams}
+    listed = {team.name: team for m in managers(app.services).managers for team in m.teams}
     assert {name: t.wp for name, t in listed.items()} == {t.name: t.wp_value for t in teams}
 
     # the reminders reach the managers whose teams played in the last three rounds
@@ -92,7 +92,7 @@ def test_imported_league_plays_its_next_round_from_mail(tmp_path: Path) -> None:
             rec = report.record[t.name]
             wp = wp + Decimal("0.20") * rec.won + Decimal("0.10") * rec.drawn
         expected[t.name] = wp.quantize(Decimal("0.01"))
-    stored = {team.name: team.wp for m in managers(app.db) for team in m.teams}
+    stored = {team.name: team.wp for m in managers(app.services).managers for team in m.teams}
     assert {n: w.quantize(Decimal("0.01")) for n, w in stored.items()} == expected
     # the budget of the round was floor(imported WP): 95,30 may spend 95
     with app.db.read() as conn:
@@ -144,7 +144,7 @@ def test_imported_league_ages_at_the_end_of_its_season(tmp_path: Path, start_rou
     for name in wp:
         wp[name] = (Decimal(89) + (wp[name] - 89).sqrt()).quantize(
             Decimal("0.01"), rounding=ROUND_HALF_UP) if wp[name] > 89 else wp[name]
-    stored = {team.name: team.wp for m in managers(app.db) for team in m.teams}
+    stored = {team.name: team.wp for m in managers(app.services).managers for team in m.teams}
     assert stored == wp
     with app.db.read() as conn:
         status = app.league.status(conn, clock.now)

@@ -103,7 +103,7 @@ def test_a_working_setup_in_german_and_english(tmp_path, dovecot, smtp, capsys):
     assert smtp.messages() == []  # MAIL FROM and RSET: nothing was sent
     assert "Processed" in dovecot.folders()
 
-    code, lines = run(config, capsys, "--language", "en")
+    code, lines = run(config, capsys, "--lang", "en")
     assert code == 0
     assert [line.split()[0] for line in lines[:-1]] == [
         "ok", "note", "ok", "ok", "ok", "ok", "ok",  # IMAP: connect, tls, login, 3 folders, idle
@@ -127,7 +127,7 @@ def test_tls_from_the_start_with_a_private_ca(tmp_path, dovecot, capsys, tls_smt
     port, pki = tls_smtp
     config = write_config(tmp_path, imap_of(dovecot), {
         "host": "localhost", "port": port, "security": "ssl", "ca_file": str(pki.ca)})
-    code, lines = run(config, capsys, "--language", "en")
+    code, lines = run(config, capsys, "--lang", "en")
     assert code == 0
     tls = next(line for line in lines if line.startswith("ok      SMTP TLS from the start"))
     assert "the certificate is valid for localhost" in tls and "TLSv1." in tls
@@ -150,12 +150,12 @@ def test_oauth2_on_both_servers(tmp_path, capsys):
         out = {"host": smtp.host, "port": smtp.port, "security": "none",
                "username": BOT_ADDRESS, "auth": "oauth2", "token_command": str(command.command)}
         config = write_config(tmp_path, imap, out)
-        code, lines = run(config, capsys, "--language", "en")
+        code, lines = run(config, capsys, "--lang", "en")
         assert code == 0
         assert sum("logged in as bot@example.org (OAUTHBEARER)" in line for line in lines) == 2
         token = holder.read_text().strip()
         issuer.revoke(token)  # expired: both servers refuse it, in one line each
-        code, lines = run(config, capsys, "--language", "en")
+        code, lines = run(config, capsys, "--lang", "en")
         assert code == 1 and token not in "\n".join(lines)
         refused = problems(lines)
         assert len(refused) == 2 and all("refused the access token for bot@example.org "
@@ -173,7 +173,7 @@ def test_oauth2_on_both_servers(tmp_path, capsys):
 def test_wrong_ports(tmp_path, dovecot, smtp, capsys):
     imap, out = working(dovecot, smtp)
     imap["port"], out["port"] = smtp.port, dovecot.imap_port  # swapped
-    code, lines = run(write_config(tmp_path, imap, out), capsys, "--language", "en")
+    code, lines = run(write_config(tmp_path, imap, out), capsys, "--lang", "en")
     assert code == 1
     assert problems(lines) == [
         f"PROBLEM IMAP {smtp.host}:{smtp.port} is no IMAP server (it answered unexpected "
@@ -193,12 +193,12 @@ def test_wrong_ports(tmp_path, dovecot, smtp, capsys):
 def test_tls_mismatches(tmp_path, dovecot, smtp, capsys, tls_smtp):
     imap, out = working(dovecot, smtp)
     code, lines = run(write_config(tmp_path, {**imap, "security": "ssl"},
-                                   {**out, "security": "ssl"}), capsys, "--language", "en")
+                                   {**out, "security": "ssl"}), capsys, "--lang", "en")
     assert code == 1 and len(problems(lines)) == 2
     assert all("this port does not speak TLS from the start; set mail." in line
                and ".security: starttls" in line for line in problems(lines))
     code, lines = run(write_config(tmp_path, {**imap, "security": "starttls"},
-                                   {**out, "security": "starttls"}), capsys, "--language", "en")
+                                   {**out, "security": "starttls"}), capsys, "--lang", "en")
     assert code == 1
     assert problems(lines) == [
         f"PROBLEM IMAP {dovecot.host}:{dovecot.imap_port} does not offer STARTTLS: set "
@@ -209,7 +209,7 @@ def test_tls_mismatches(tmp_path, dovecot, smtp, capsys, tls_smtp):
     port, _pki = tls_smtp  # plain SMTP against a port that speaks TLS from the first byte
     code, lines = run(write_config(tmp_path, imap, {"host": "localhost", "port": port,
                                                     "security": "none"}),
-                      capsys, "--language", "en", "--timeout", "1")
+                      capsys, "--lang", "en", "--timeout", "1")
     assert code == 1
     (line,) = problems(lines)
     assert "did not answer within 1 s" in line
@@ -221,7 +221,7 @@ def test_a_bad_password_names_where_it_comes_from(tmp_path, dovecot, smtp, capsy
                                                   monkeypatch):
     monkeypatch.setenv("TEST_IMAP_PASSWORD", "wrong-imap")
     monkeypatch.setenv("TEST_SMTP_PASSWORD", "wrong-smtp")
-    code, lines = run(write_config(tmp_path, *working(dovecot, smtp)), capsys, "--language", "en")
+    code, lines = run(write_config(tmp_path, *working(dovecot, smtp)), capsys, "--lang", "en")
     assert code == 1 and "wrong-" not in "\n".join(lines)
     imap_line, smtp_line = problems(lines)
     assert "the login as bot@example.org was refused ([AUTHENTICATIONFAILED] Authentication " \
@@ -242,7 +242,7 @@ def test_a_missing_folder_lists_the_existing_ones(tmp_path, dovecot, smtp, capsy
     imap, out = working(dovecot, smtp)
     dovecot.append(b"Subject: x\r\n\r\nx\r\n", folder="Archiv")
     code, lines = run(write_config(tmp_path, {**imap, "folder": "Turnited"}, out), capsys,
-                      "--language", "en")
+                      "--lang", "en")
     assert code == 1
     (line,) = problems(lines)
     assert line.startswith("PROBLEM IMAP folder Turnited does not exist; the mailbox has: ")
@@ -253,7 +253,7 @@ def test_a_missing_folder_lists_the_existing_ones(tmp_path, dovecot, smtp, capsy
 
 def test_a_refused_sender(tmp_path, dovecot, smtp, capsys):
     smtp.refused_senders.add(BOT_ADDRESS)
-    code, lines = run(write_config(tmp_path, *working(dovecot, smtp)), capsys, "--language", "en")
+    code, lines = run(write_config(tmp_path, *working(dovecot, smtp)), capsys, "--lang", "en")
     assert code == 1
     assert problems(lines) == [
         "PROBLEM SMTP the server refuses the sender bot@example.org (553 5.7.1 Sender address "
@@ -272,7 +272,7 @@ def test_oauth2_mistakes_a_server_without_it_and_a_failing_command(tmp_path, dov
                 "auth": "oauth2", "token_command": "/bin/true"}
         out = {"host": smtp.host, "port": smtp.port, "security": "none",
                "username": BOT_ADDRESS, "auth": "oauth2", "token_command": command}
-        code, lines = run(write_config(tmp_path, imap, out), capsys, "--language", "en")
+        code, lines = run(write_config(tmp_path, imap, out), capsys, "--lang", "en")
     finally:
         smtp.stop()
         issuer.close()
@@ -293,7 +293,7 @@ def test_a_server_that_does_not_answer_fails_within_about_10_seconds(tmp_path, c
             tmp_path, {"host": "127.0.0.1", "port": port, "security": "ssl", "password": "x"},
             {"host": "127.0.0.1", "port": port, "security": "starttls"})
         started = time.monotonic()
-        code, lines = run(config, capsys, "--language", "en")
+        code, lines = run(config, capsys, "--lang", "en")
         took = time.monotonic() - started
     assert code == 1 and 9 < took < 15  # both servers at once, the default 10 s each
     assert problems(lines) == [
@@ -308,7 +308,7 @@ def test_a_server_that_does_not_answer_fails_within_about_10_seconds(tmp_path, c
 def test_the_maildir_transport_has_nothing_to_check(tmp_path, capsys):
     path = tmp_path / "config.yaml"
     path.write_text("mail:\n  transport: maildir\n", encoding="utf-8")
-    code, lines = run(path, capsys, "--language", "en")
+    code, lines = run(path, capsys, "--lang", "en")
     assert code == 0 and lines == [connection_words.summary(True, "en", maildir=True)]
 
 

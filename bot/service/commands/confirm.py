@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.errors import N_
 from bot.league import confirmations
 from bot.league.confirmations import Confirmation, Refusal
-from bot.mail.vocabulary import N_, KeywordCommand, Value
+from bot.mail.vocabulary import KeywordCommand, Value
 from bot.rules.requests import Request
 from bot.service.commands import erase_data, new_address
 from bot.service.commands.base import Access, Command, Session

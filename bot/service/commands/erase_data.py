@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.errors import N_
 from bot.league import confirmations, erasure
 from bot.league.confirmations import Confirmation
-from bot.mail.vocabulary import N_, KeywordCommand, Value
+from bot.mail.vocabulary import KeywordCommand, Value
 from bot.rules.requests import Request
 from bot.service.commands.base import Access, Command, Session
 from bot.storage import erasure as erasure_rows

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.mail.vocabulary import N_, KeywordCommand, Value
+from bot.errors import N_
+from bot.mail.vocabulary import KeywordCommand, Value
 from bot.rules.requests import Request
 from bot.service.commands.base import Access, Command, Session
 from bot.storage import ledger

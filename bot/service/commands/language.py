@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.errors import N_
 from bot.league.outcome import Code
-from bot.mail.vocabulary import N_, KeywordCommand, Value
+from bot.mail.vocabulary import KeywordCommand, Value
 from bot.rules.requests import Request
 from bot.service.commands.base import Access, Command, Session
 from bot.storage import managers as manager_rows

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.errors import N_
 from bot.league import moves
-from bot.mail.vocabulary import N_, KeywordCommand, Value
+from bot.mail.vocabulary import KeywordCommand, Value
 from bot.rules.requests import Request
 from bot.service.commands.base import Access, Command, Session
 

@@ -20,13 +20,14 @@ import re
 from dataclasses import dataclass
 from email.utils import getaddresses
 
+from bot.errors import N_
 from bot.league import confirmations
 from bot.league.confirmations import Confirmation
 from bot.league.errors import LeagueError
 from bot.league.moves import normalize_address
 from bot.league.outcome import Code, Notice
 from bot.mail.compose import ComposeError, MailKind, check_address
-from bot.mail.vocabulary import N_, KeywordCommand, Value
+from bot.mail.vocabulary import KeywordCommand, Value
 from bot.render.account_mail import Title, render_account_mail
 from bot.rules.requests import Request
 from bot.service.commands.base import Access, Command, Session
