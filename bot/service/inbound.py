@@ -323,7 +323,7 @@ class Ingestor:
             summary += f" {PASSWORD_OK}"
         result = self._finish(conn, inbound_id, InboundKind.HUMAN, summary, parsed,
                               replied=True, authenticated=authenticated, thread=thread,
-                              code=self._code(outcome))
+                              code=self._code(outcome), notices=outcome.codes())
         return IngestResult(
             result.inbound_id, result.kind, result.outcome, replied=True,
             sender=parsed.sender, move=outcome,
@@ -403,9 +403,10 @@ class Ingestor:
         replied: bool = False,
         authenticated: bool = False,
         thread: str | None = None,
+        notices: Sequence[str] = (),
     ) -> IngestResult:
         ledger.finish(conn, inbound_id, code=code, text=summary, authenticated=authenticated,
-                      thread=thread)
+                      thread=thread, notices=notices)
         return IngestResult(inbound_id, kind, summary, replied=replied, sender=parsed.sender)
 
     @staticmethod

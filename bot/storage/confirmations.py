@@ -119,11 +119,11 @@ def wrong_codes_since(
     conn: sqlite3.Connection, sender: str, since: datetime, code: str,
 ) -> int:
     """How many of ``sender``'s mails received at or after ``since`` the ledger
-    shows refused with the notice ``code`` (a wrong confirmation code)."""
+    shows answered with the notice ``code`` (a wrong confirmation code)."""
     rows = conn.execute(
         "SELECT sender FROM inbound WHERE kind = 'human' AND received_at >= ?"
-        " AND instr(outcome, ?) > 0",
-        (time_to_db(since), code),
+        " AND ' ' || notices || ' ' LIKE ?",
+        (time_to_db(since), f"% {code} %"),
     ).fetchall()
     return sum(1 for (written,) in rows
                if written and canonical_address(str(written).lower()) == sender)

@@ -13,6 +13,7 @@ quarantine). ``outcome`` is a short English line for people (the digest,
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -119,14 +120,17 @@ def insert(conn: sqlite3.Connection, record: InboundRecord) -> int:
 
 def finish(
     conn: sqlite3.Connection, inbound_id: int, *, code: Outcome, text: str,
-    authenticated: bool = False, thread: str | None = None,
+    authenticated: bool = False, thread: str | None = None, notices: Iterable[str] = (),
 ) -> None:
     """Record how a mail was handled: the facts code reads (``code``, whether
-    it carried its manager's right password, the bot thread it answers) and
-    the line for people (``text``, at most 1000 characters)."""
+    it carried its manager's right password, the bot thread it answers, the
+    notice codes of its reply) and the line for people (``text``, at most
+    1000 characters)."""
     conn.execute(
-        "UPDATE inbound SET code = ?, outcome = ?, authenticated = ?, thread = ? WHERE id = ?",
-        (str(code), text[:1000], int(authenticated), thread, inbound_id),
+        "UPDATE inbound SET code = ?, outcome = ?, authenticated = ?, thread = ?, notices = ?"
+        " WHERE id = ?",
+        (str(code), text[:1000], int(authenticated), thread, " ".join(notices) or None,
+         inbound_id),
     )
 
 

@@ -11,7 +11,9 @@ existing row from that line, as the code of version 7 wrote it:
   carried its manager's right password);
 - ``thread``: the ``X`` of a ``[bot thread X]`` mark (the bot's mail it answers);
 - ``attempts``: the count of a ``retry: N failed attempt(s)`` or
-  ``quarantined: handling failed N times`` line, else 0.
+  ``quarantined: handling failed N times`` line, else 0;
+- ``notices``: the notice codes of an answered mail (``lineup_set
+  code_wrong``, space-separated), from ``accepted|rejected round N: a, b``.
 
 Plus the indexes of the queries on them: a sender's recent mails
 (``inbound_sender``) and the few rows in trouble (``inbound_trouble``).
@@ -31,6 +33,7 @@ COLUMNS = (
     " CHECK (authenticated IN (0, 1))",
     "ALTER TABLE inbound ADD COLUMN thread TEXT",
     "ALTER TABLE inbound ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0)",
+    "ALTER TABLE inbound ADD COLUMN notices TEXT",
 )
 
 INDEXES = (
@@ -45,6 +48,7 @@ V7_CODES = ("accepted", "rejected", "bounce", "no reply", "rate_limited", "slow_
 _ATTEMPTS = re.compile(r"^(?:retry: (\d+) failed attempt|quarantined: handling failed (\d+) times)")
 _THREAD = re.compile(r"\[bot thread (\S+)\]")
 _PASSWORD_OK = "[password ok]"
+_NOTICES = re.compile(r"^(?:accepted|rejected) round \d+: ([a-z0-9_, ]*)")
 
 
 def facts_of(line: str | None) -> tuple[str | None, int, str | None, int]:
@@ -61,14 +65,24 @@ def facts_of(line: str | None) -> tuple[str | None, int, str | None, int]:
             attempts)
 
 
+def notices_of(line: str | None) -> str | None:
+    """The notice codes of a version-7 line, space-separated (None: none)."""
+    match = _NOTICES.match(line or "")
+    if match is None:
+        return None
+    codes = [c.strip() for c in match.group(1).split(",") if c.strip()]
+    return " ".join(codes) or None
+
+
 def ledger_facts_v10(conn: sqlite3.Connection) -> None:
     """Add the columns, fill them from each row's line, add the indexes."""
     for statement in COLUMNS:
         conn.execute(statement)
     rows = conn.execute("SELECT id, outcome FROM inbound WHERE outcome IS NOT NULL").fetchall()
     conn.executemany(
-        "UPDATE inbound SET code = ?, authenticated = ?, thread = ?, attempts = ? WHERE id = ?",
-        [(*facts_of(outcome), row_id) for row_id, outcome in rows],
+        "UPDATE inbound SET code = ?, authenticated = ?, thread = ?, attempts = ?, notices = ?"
+        " WHERE id = ?",
+        [(*facts_of(outcome), notices_of(outcome), row_id) for row_id, outcome in rows],
     )
     for statement in INDEXES:
         conn.execute(statement)

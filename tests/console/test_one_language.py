@@ -23,13 +23,14 @@ from bot.cli import build_parser, main
 from .conftest import Game
 
 #: Words that are English and never German: one of them in a German line is
-#: an English sentence (or a piece of one) that escaped the catalog.
+#: an English sentence (or a piece of one) that escaped the catalog. ("Newsletter"
+#: is German too, the German mails use it; its English plural is not.)
 _WORDS = """
     the is are was were be been has have had of and with without to for from by at on
     this that which what who whose will would can cannot could must should only every
     each already nothing none not no yet again more less than also there here into
     round rounds deadline deadlines sent queued lineup lineups seed commitment error
-    failed waiting season seasons winner winners title titles newsletter newsletters
+    failed waiting season seasons winner winners title titles newsletters
     reminder reminders bounce bounces backup restore outbox archive database
     permissions disk references evaluated evaluation identical different matches
     played games goals win draw loss expected probability preview placings stage

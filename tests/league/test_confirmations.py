@@ -17,7 +17,7 @@ from bot.league.confirmations import MAX_WRONG, VALID_FOR, Confirmation, Refusal
 from bot.league.service import League
 from bot.storage import ledger
 from bot.storage.db import database_files
-from bot.storage.ledger import InboundRecord
+from bot.storage.ledger import InboundRecord, Outcome
 from tests.support.league import START
 
 NEW = "neu@player.example"
@@ -43,7 +43,9 @@ def wrong_code_in_ledger(league: League, sender: str, when, n: int) -> None:
         row = ledger.insert(conn, InboundRecord(
             source="maildir", uidvalidity=None, uid=None, message_id=None, sha256=f"x{n}",
             spool_path=f"x{n}", received_at=when, sender=sender, subject="", kind="human"))
-        ledger.set_outcome(conn, row, "rejected round 1: nothing_changed, code_wrong")
+        ledger.finish(conn, row, code=Outcome.REJECTED,
+                      text="rejected round 1: nothing_changed, code_wrong",
+                      notices=("nothing_changed", "code_wrong"))
 
 
 def test_a_code_confirms_its_request_once(league: League) -> None:

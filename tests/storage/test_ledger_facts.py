@@ -212,3 +212,12 @@ def test_each_reader_uses_an_index(tmp_path, read, index) -> None:
         plan = " ".join(str(row[-1]) for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}"))
     assert f"USING INDEX {index}" in plan or f"USING COVERING INDEX {index}" in plan, plan
     assert "SCAN" not in plan.replace(f"INDEX {index}", ""), plan
+
+
+def test_the_notice_codes_of_an_old_line() -> None:
+    from bot.storage.ledger_migration import notices_of
+
+    assert notices_of("accepted round 3: lineup_set [password ok]") == "lineup_set"
+    assert notices_of("rejected round 3: nothing_changed, password_wrong") == (
+        "nothing_changed password_wrong")
+    assert notices_of("slow_down: nothing changed") is None and notices_of(None) is None
