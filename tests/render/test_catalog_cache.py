@@ -4,7 +4,6 @@ cache is not used and the catalog is compiled as before."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
