@@ -51,10 +51,10 @@ Reading a line as it was meant (RULES.md §9, §11), each recorded as a
   ``team_names``). **Decision**: only where the line then has a command's
   shape - a colon (or ``=``) after the word, a lineup after a lineup
   keyword, nothing after ``Status``/``Hilfe`` - so "Hilft das?" stays text;
-* comments: on a command line, text in parentheses after the value and
-  anything from ``#`` or ``//`` (at the start or after a space) to the end
-  is skipped; a line that is no command with its comment removed is read
-  as a whole, as before;
+* comments (``bot.mail.comments``): on a command line, text in parentheses
+  after the value and anything from ``#`` or ``//`` (at the start or after
+  a space) to the end is skipped; a line that is no command with its
+  comment removed is read as a whole, as before;
 * sign-offs: a closing line and up to three short lines after it that are
   no command are a signature (``bot.mail.signoffs``), never "ignored".
 
@@ -73,11 +73,7 @@ and, where the player's five numbers are recognisable, suggest them in the
 right form (``LineError.suggestion``, e.g. ``10-10-15-15-20`` for
 ``10.10.15.15.20x``).
 
-Language: ``en`` if English-only keywords (Lineup, New team, Password,
-Withdraw, Help, Short name, English row names) were used and no German-only
-ones; ``de`` if German ones were; otherwise a guess from common words
-(hello/thanks/regards vs hallo/danke/gruß, "AW:"/"WG:" prefixes), ``de``
-when undecided.
+Language: ``bot.mail.mail_language`` (keywords first, then common words).
 """
 
 from __future__ import annotations
@@ -86,26 +82,20 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from bot.mail.comments import split_comments
 from bot.mail.keywords import (
-    DE_ROW_WORDS,
-    DE_WORDS,
-    EN_ROW_WORDS,
-    EN_WORDS,
     EXAMPLE_LINEUP,
     EXAMPLES,
     FOR_TEAM,
     GERMAN_PREFIX,
     LABELLED_PAIR,
     LETTER,
-    LINE_COMMENT,
     LINEUP_RUN,
     MAX_LINE_CHARS,
     MAX_LINEUP_CHARS,
     MAX_SUBJECT_CHARS,
     MISSING,
-    NUMBER,
     QUOTES,
-    WORD,
     normalise,
     strip_subject_prefixes,
 )
@@ -122,6 +112,7 @@ from bot.mail.lineup_text import (
     suggest_lineup,
     tail_lineup,
 )
+from bot.mail.mail_language import LanguageGuess
 from bot.mail.signoffs import MAX_NAME_LINE, MAX_NAME_LINES, is_signoff
 from bot.mail.typos import correct_keyword, team_key
 from bot.mail.vocabulary import CORE, KeywordCommand, Value, Vocabulary
@@ -155,16 +146,14 @@ class _State:
     errors: list[LineError] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     notes: list[ReadNote] = field(default_factory=list)
-    keyword_languages: set[str] = field(default_factory=set)
+    lang: LanguageGuess = field(default_factory=LanguageGuess)
     team_keys: frozenset[str] = frozenset()
     vocab: Vocabulary = CORE
     in_subject: bool = False
-    words_de: int = 0
-    words_en: int = 0
 
     def mark(self) -> tuple[int, int, int, int, frozenset[str]]:
         return (len(self.requests), len(self.errors), len(self.ignored), len(self.notes),
-                frozenset(self.keyword_languages))
+                frozenset(self.lang.keywords))
 
     def produced(self, mark: tuple[int, int, int, int, frozenset[str]]) -> bool:
         """Did the lines read since ``mark`` give a request or an error?"""
@@ -173,7 +162,7 @@ class _State:
     def undo(self, mark: tuple[int, int, int, int, frozenset[str]]) -> None:
         del self.requests[mark[0]:], self.errors[mark[1]:]
         del self.ignored[mark[2]:], self.notes[mark[3]:]
-        self.keyword_languages = set(mark[4])
+        self.lang.keywords = set(mark[4])
 
 
 def parse_moves(
@@ -188,7 +177,7 @@ def parse_moves(
     state = _State(team_keys=frozenset(team_key(n) for n in team_names if n), vocab=vocabulary)
     subject = subject or ""
     if GERMAN_PREFIX.match(subject[:100]):
-        state.words_de += 2
+        state.lang.words_de += 2
     head = strip_subject_prefixes(subject[: MAX_SUBJECT_CHARS + 200])
     too_long = len(subject) > MAX_SUBJECT_CHARS + 200 or len(head) > MAX_SUBJECT_CHARS
     stripped_subject = normalise(head[:MAX_SUBJECT_CHARS] if too_long else head)
@@ -197,7 +186,7 @@ def parse_moves(
         if too_long:
             _too_long(stripped_subject, 0, len(subject), MAX_SUBJECT_CHARS, state)
         else:
-            _count_words(stripped_subject, state)
+            state.lang.count_words(stripped_subject)
             _read_line(stripped_subject, 0, state)
         state.in_subject = False
     signature: list[str] = []  # the sign-off and the name lines after it
@@ -210,7 +199,7 @@ def parse_moves(
             signature = _close_signature(signature, signature_line, state)
             _too_long(line[:MAX_LINE_CHARS], number, len(line), MAX_LINE_CHARS, state)
             continue
-        _count_words(line, state)
+        state.lang.count_words(line)
         if is_signoff(line):
             signature = _close_signature(signature, signature_line, state)
             signature, signature_line = [line], number
@@ -231,8 +220,8 @@ def parse_moves(
         requests=tuple(state.requests),
         errors=tuple(state.errors),
         ignored=tuple(state.ignored),
-        language=_language(state),
-        language_known=bool(state.keyword_languages) or state.words_en != state.words_de,
+        language=state.lang.language,
+        language_known=state.lang.known,
         notes=tuple(state.notes),
     )
 
@@ -274,7 +263,7 @@ def _too_long(head: str, number: int, length: int, limit: int, state: _State) ->
 def _read_line(line: str, number: int, state: _State) -> None:
     """One line with comments and typos (module docstring); falls back to
     reading the line exactly as written."""
-    body, comments = _split_comments(line)
+    body, comments = split_comments(line)
     correction = None
     if state.vocab.keyword.match(body) is None:
         correction = correct_keyword(body, state.vocab.command_of, state.team_keys)
@@ -316,31 +305,6 @@ def _error_with_line(error: LineError, line: str) -> LineError:
     return LineError(**fields)
 
 
-def _split_comments(line: str) -> tuple[str, list[str]]:
-    """``line`` without its comments, and the comments as written: from
-    ``#`` or ``//`` to the end, then trailing ``(...)`` groups."""
-    comments: list[str] = []
-    body = line
-    marker = LINE_COMMENT.search(body)
-    if marker is not None and marker.start() > 0:
-        comments.append(body[marker.start():].strip())
-        body = body[: marker.start()].rstrip()
-    parens: list[str] = []
-    for _ in range(3):
-        if not body.endswith(")"):
-            break
-        opening = body.rfind("(")
-        if opening <= 0 or body[opening - 1] != " " or ")" in body[opening:-1]:
-            break
-        parens.insert(0, body[opening:])
-        body = body[:opening].rstrip()
-    if not body or (not LETTER.search(body) and not NUMBER.search(body)):
-        return line, []
-    if body.endswith((":", "=")):
-        return line, []  # "Manager: (Hans)": no value before it, so it is the value
-    return body, parens + comments
-
-
 def _command_shaped(line: str, vocab: Vocabulary) -> bool:
     """A corrected line must look like a command (module docstring)."""
     match = vocab.keyword.match(line)
@@ -369,7 +333,7 @@ def _parse_line(line: str, number: int, state: _State) -> None:
     whole = lineup_candidate(line)
     if isinstance(whole, Lineup):
         state.requests.append(SetLineup(line=line, team=None, lineup=whole))
-        _note_row_words(line, state)
+        state.lang.note_row_words(line)
         return
     if keyword is not None and state.vocab.lookup(keyword.group("kw"))[0] == "lineup":
         value = lineup_candidate(keyword.group("rest"), guard=False)
@@ -404,7 +368,7 @@ def _keyword(
     für nächste Woche") and ignored."""
     command, language = state.vocab.lookup(match.group("kw"))
     if language is not None:
-        state.keyword_languages.add(language)
+        state.lang.keywords.add(language)
     rest = match.group("rest").strip()
     spec = state.vocab.command(command)
     if spec is not None:
@@ -440,7 +404,7 @@ def _on_lineup(line: str, number: int, rest: str, state: _State, *, explicit: bo
     direct = attempt_lineup(rest) if explicit else lineup_candidate(rest, guard=False)
     if isinstance(direct, Lineup):
         state.requests.append(SetLineup(line=line, team=None, lineup=direct))
-        _note_row_words(rest, state)
+        state.lang.note_row_words(rest)
         return
     without_for = strip_for(rest)
     split = (split_team_lineup(without_for) or tail_lineup(without_for)
@@ -539,33 +503,6 @@ def _lineup_or_error(
 ) -> None:
     if isinstance(candidate, Lineup):
         state.requests.append(SetLineup(line=line, team=team, lineup=candidate))
-        _note_row_words(line, state)
+        state.lang.note_row_words(line)
     else:
         _error(line, number, candidate.reason, EXAMPLE_LINEUP, state, part=candidate.text)
-
-
-# -- language -------------------------------------------------------------------------
-
-
-def _count_words(line: str, state: _State) -> None:
-    for word in WORD.findall(line.lower()):
-        if word in DE_WORDS:
-            state.words_de += 1
-        elif word in EN_WORDS:
-            state.words_en += 1
-
-
-def _note_row_words(text: str, state: _State) -> None:
-    for word in WORD.findall(text.lower()):
-        if word in EN_ROW_WORDS:
-            state.keyword_languages.add("en")
-        elif word in DE_ROW_WORDS:
-            state.keyword_languages.add("de")
-
-
-def _language(state: _State) -> str:
-    if "de" in state.keyword_languages:
-        return "de"
-    if "en" in state.keyword_languages:
-        return "en"
-    return "en" if state.words_en > state.words_de else "de"
