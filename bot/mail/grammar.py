@@ -1,14 +1,19 @@
 """The mail grammar (RULES.md §11): free text -> ``ParsedMoves``.
 
-One command per line; keywords are case-insensitive, German or English, the
-colon after a keyword is optional. The subject is read first (reply and
-forward prefixes removed; it counts as line 0 and is never listed as
-ignored), then every line of the fresh text (line numbers from 1).
+One command per line; keywords are case-insensitive, German or English.
+Between a keyword or a team name and its value any of ``:`` ``=`` ``–``
+``—`` or ``-`` followed by a space, or plain spaces (``separated``,
+``bot.mail.vocabulary.SEPARATOR``; ``lineup_text.split_team_lineup``):
+``Aufstellung - 10-8-25-20-20``, ``Westfalia Altona – 10-5-13-40-13``.
+The subject is read first (reply and forward prefixes removed; it counts
+as line 0 and is never listed as ignored), then every line of the fresh
+text (line numbers from 1).
 
 ==============================  ====================================
 line                            request
 ==============================  ====================================
-``Team: NAME``                  ``SelectTeam`` (also ``Mannschaft:``)
+``Team: NAME``                  ``SelectTeam`` (``Mannschaft:``, ``Mein Team:``,
+                                ``My team:``)
 ``Aufstellung: L``              ``SetLineup(team=None)`` (``Lineup:``)
 ``NAME: L``                     ``SetLineup(team=NAME)``
 ``NAME L`` (L with - or /)      ``SetLineup(team=NAME)``
@@ -115,7 +120,7 @@ from bot.mail.lineup_text import (
 from bot.mail.mail_language import LanguageGuess
 from bot.mail.signoffs import MAX_NAME_LINE, MAX_NAME_LINES, is_signoff
 from bot.mail.typos import correct_keyword, team_key
-from bot.mail.vocabulary import CORE, KeywordCommand, Value, Vocabulary
+from bot.mail.vocabulary import CORE, KeywordCommand, Value, Vocabulary, separated
 from bot.rules.lineup import LABELS, Lineup
 from bot.rules.requests import (
     COMMENT,
@@ -317,7 +322,7 @@ def _command_shaped(line: str, vocab: Vocabulary) -> bool:
         return not rest.strip("?!. ")
     if command == "team" and lineup_candidate(rest) is not None:
         return False  # "Tean: 10-10-15-15-20" is a lineup for the team "Tean"
-    if re.search(r"[:=]", match.group("sep")):
+    if separated(match):
         return True
     return command == "lineup" and lineup_candidate(rest, guard=False) is not None
 
@@ -327,7 +332,7 @@ def _command_shaped(line: str, vocab: Vocabulary) -> bool:
 
 def _parse_line(line: str, number: int, state: _State) -> None:
     keyword = state.vocab.keyword.match(line)
-    if keyword is not None and re.search(r"[:=]", keyword.group("sep")):
+    if keyword is not None and separated(keyword):
         _keyword(keyword, line, number, state, explicit=True)
         return
     whole = lineup_candidate(line)
@@ -375,6 +380,10 @@ def _keyword(
         _on_command(spec, line, number, rest, state, explicit=explicit)
     elif command == "lineup":
         _on_lineup(line, number, rest, state, explicit=explicit)
+    elif command == "team" and not explicit and (
+            " " in match.group("kw").strip() or rest.endswith(("?", "!", "."))):
+        # "Mein Team hat keine Chance." / "Team ist super!": a sentence, not a command
+        _ignore_unless_lineup_shaped(line, line, number, state)
     elif not clean_name(rest):
         if explicit:
             _error(line, number, MISSING[command], EXAMPLES[command], state)

@@ -37,7 +37,8 @@ CORE_KEYWORDS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
     ("password", "en", ("password",)),
     ("lineup", "de", ("aufstellung",)),
     ("lineup", "en", ("lineup", "line-up", "line up")),
-    ("team", "de", ("mannschaft",)),
+    ("team", "de", ("mannschaft", "mein team", "meine mannschaft")),
+    ("team", "en", ("my team",)),
     ("team", None, ("team",)),
 )
 #: The right form of a core keyword line, and why one without its value is unreadable.
@@ -90,7 +91,14 @@ LINE_COMMENT = re.compile(r"(?:^|(?<=\s))(?:#|//)")
 NUMBER_RUN = re.compile(r"\d+")
 GLUED = re.compile(r"\d[^\W\d_]|[^\W\d_]\d")
 UNLABELLED = re.compile(r"[\d\s\-/,;:.]+")
-TEAM_LEFT = re.compile(r"^(?:team|mannschaft)\s*:\s*(?P<team>.+)$", re.IGNORECASE)
+TEAM_LEFT = re.compile(
+    r"^(?:team|mannschaft|mein\s+team|meine\s+mannschaft|my\s+team)\s*(?:[:=–—]|-(?=\s))\s*"
+    r"(?P<team>.+)$",
+    re.IGNORECASE,
+)
+#: A separator between a team name and its lineup (RULES.md §11): ``:``, ``=``,
+#: ``–``, ``—``, or ``-`` before a space (the spaces around it belong to it).
+SEPARATOR_CHAR = re.compile(r"[:=–—]|-(?=\s)")
 QUOTES = "\"'„“”‚‘’»«"
 
 EN_ROW_WORDS = frozenset(

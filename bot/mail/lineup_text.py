@@ -27,6 +27,7 @@ from bot.mail.keywords import (
     NUMBER_RUN,
     QUOTED_CHARS,
     QUOTES,
+    SEPARATOR_CHAR,
     TAIL_LINEUP,
     TEAM_LEFT,
     UNLABELLED,
@@ -36,6 +37,8 @@ from bot.rules.errors import InvalidLineupError
 from bot.rules.lineup import LABELS, Lineup
 
 Candidate = Lineup | InvalidLineupError
+#: Separators and spaces stripped from the end of a team name before its lineup.
+NAME_END = " :=–—-"
 
 
 def quote_start(line: str) -> str:
@@ -126,29 +129,41 @@ def looks_like_lineup(text: str, *, guard: bool = True) -> bool:
 
 
 def split_team_lineup(text: str) -> tuple[str | None, Candidate] | None:
-    """``"NAME: L"`` split at the first colon after which a lineup candidate
-    follows; the name must not itself be part of a labelled lineup."""
-    tried = 0
-    for position in _colons(text):
-        tried += 1
+    """``"NAME: L"`` split at a separator (RULES.md §11: ``:`` ``=`` ``–``
+    ``—`` or ``-`` before a space) after which a lineup candidate follows; the name must
+    not itself be part of a labelled lineup. The first separator followed by
+    a valid lineup wins (``Hannover 96 - 10-10-15-15-20``); without one, the
+    first followed by a broken lineup, but never a ``-`` between two
+    numbers (``Rote Teufel 10 - 10 - 15 - 15 - 20`` is the name and a
+    lineup written with spaced dashes, ``tail_lineup``)."""
+    broken: tuple[str | None, Candidate] | None = None
+    for tried, (start, end) in enumerate(_separators(text), start=1):
         if tried > MAX_COLONS:
             break
-        left, right = text[:position].strip(), text[position + 1 :].strip()
+        left, right = text[:start].strip(), text[end:].strip()
         if not left or not right or not LETTER.search(left):
             continue
         if looks_like_lineup(left + " 0 0 0"):
             continue  # "T: 10 A: 10 ..." - the colon belongs to the lineup
         candidate = lineup_candidate(right)
-        if candidate is not None:
+        if isinstance(candidate, Lineup):
             return team_from_left(left), candidate
-    return None
+        spaced_dash = text[start:end].strip() == "-"
+        if candidate is not None and broken is None and not (
+                spaced_dash and left[-1:].isdigit() and right[:1].isdigit()):
+            broken = team_from_left(left), candidate
+    return broken
 
 
-def _colons(text: str) -> Iterable[int]:
-    position = text.find(":")
-    while position >= 0:
-        yield position
-        position = text.find(":", position + 1)
+def _separators(text: str) -> Iterable[tuple[int, int]]:
+    """(start, end) of each separator of ``text``, left to right."""
+    for match in SEPARATOR_CHAR.finditer(text):
+        start, end = match.start(), match.end()
+        while start > 0 and text[start - 1].isspace():
+            start -= 1
+        while end < len(text) and text[end].isspace():
+            end += 1
+        yield start, end
 
 
 def tail_lineup(text: str) -> tuple[str | None, Candidate] | None:
@@ -157,7 +172,7 @@ def tail_lineup(text: str) -> tuple[str | None, Candidate] | None:
     match = TAIL_LINEUP.search(text)
     if match is None:
         return None
-    name = text[: match.start()].strip().rstrip(" :")
+    name = text[: match.start()].strip().rstrip(NAME_END)
     if not LETTER.search(name):
         return None
     if looks_like_lineup(name + " 0 0 0"):
@@ -173,7 +188,7 @@ def labelled_tail(text: str) -> tuple[str | None, Candidate] | None:
     pairs = [m for m in LABELLED_PAIR.finditer(text) if m.group(1).lower() in LABELS]
     if len({LABELS[m.group(1).lower()] for m in pairs}) < 4:
         return None
-    name = text[: pairs[0].start()].strip().rstrip(":").strip()
+    name = text[: pairs[0].start()].strip().rstrip(NAME_END)
     if not LETTER.search(name) or looks_like_lineup(name + " 0 0 0"):
         return None
     return team_from_left(name), attempt_lineup(text[pairs[0].start():])
