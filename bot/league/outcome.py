@@ -56,6 +56,7 @@ class Code(StrEnum):
     # -- errors (a request was refused; the whole mail then changes nothing) -----
     PASSWORD_MISSING = "password_missing"
     PASSWORD_WRONG = "password_wrong"
+    TOO_MANY_PASSWORDS = "too_many_passwords"
     LINE_ERROR = "line_error"
     NAME_TAKEN = "name_taken"
     NAME_RESERVED = "name_reserved"

@@ -55,10 +55,10 @@ from bot.mail.transport import IncomingMail, MailSource, header_section
 from bot.mail.vocabulary import Vocabulary
 from bot.render.model import RenderedMail
 from bot.render.reply import Problem, render_problem, render_reply
-from bot.rules.requests import GivePassword, ParsedMoves
+from bot.rules.requests import ParsedMoves
 from bot.service.bounded import ISOLATE_ABOVE, run_bounded
 from bot.service.commands import Registry, registry
-from bot.service.commands.runner import carry_out
+from bot.service.commands.runner import carry_out, password_candidates
 from bot.service.context import Context
 from bot.service.outgoing import Sender, queue_mail
 from bot.storage import ledger, managers
@@ -432,8 +432,9 @@ class Ingestor:
     def _valid_password(
         self, conn: sqlite3.Connection, sender: str, moves: ParsedMoves | None
     ) -> bool:
-        """The mail carries the right password of its sender's manager."""
-        given = [r.password for r in moves.requests if isinstance(r, GivePassword)] if moves else []
+        """The mail carries the right password of its sender's manager (a
+        flood of candidates is checked by nobody: ``password_candidates``)."""
+        given = password_candidates(moves) if moves else None
         if not given:
             return False
         try:

@@ -8,10 +8,14 @@ run it is checked here and nowhere else (``Access``):
 * identification: the sender address, and with passwords on the mail's
   ``Passwort: ...``. A stranger's first mail with a request that
   ``registers`` creates the manager and gets a generated password.
-* a mail whose every request is open to ``ANYONE`` needs no password (help,
-  a lost password); otherwise a manager with a password must give it: a
-  missing or wrong one changes nothing and reveals nothing (no team states),
-  and only the requests open to anyone are answered;
+* a mail whose every request is open to ``ANYONE`` (or that holds no
+  request at all) needs no password (help, ``?``, a lost password);
+  otherwise a manager with a password must give it: a missing or wrong one
+  changes nothing and reveals nothing (no team states), and only the
+  requests open to anyone are answered. A mail without the right password
+  never shows the team states;
+* at most ``MAX_PASSWORD_CANDIDATES`` different passwords of a mail are
+  checked; a mail with more is refused without checking any (RULES.md §11);
 * a command that stands ``alone`` (a lost password) is the only thing
   carried out of its mail;
 * a game master's command runs only in a mail that passed the game
@@ -43,6 +47,7 @@ from bot.league.moves import (
 )
 from bot.league.names import clean
 from bot.league.outcome import Code, ManagerInfo, MoveOutcome, Notice, TeamState
+from bot.league.passwords import normalize as normalize_password
 from bot.league.passwords import verify_password
 from bot.league.settings import LeagueSettings
 from bot.rules.requests import GivePassword, ParsedMoves, Request
@@ -54,6 +59,9 @@ from bot.storage import moves as move_rows
 from bot.storage import rounds as round_rows
 from bot.storage.db import savepoint
 from bot.storage.moves import MoveRow
+
+#: At most this many passwords of one mail are checked (RULES.md §11).
+MAX_PASSWORD_CANDIDATES = 3
 
 #: Notices still true when the mail is rejected.
 KEPT_ON_REJECT = frozenset({Code.LATE, Code.STATUS, Code.HELP, Code.NOT_REGISTERED})
@@ -105,19 +113,29 @@ def carry_out(
         s.note(Code.NOTHING_TO_DO)
 
     manager = s.manager
-    open_to_anyone = bool(requests) and all(c.access is Access.ANYONE for _, c in requests)
-    if (manager is not None and settings.passwords and manager.password_hash
-            and not open_to_anyone):
-        given = _passwords(requests)
-        if not given or not any(verify_password(p, manager.password_hash) for p in given):
-            _run(s, [(r, c) for r, c in requests if c.access is Access.ANYONE])
-            s.errors.insert(0, Notice(Code.PASSWORD_WRONG if given else Code.PASSWORD_MISSING,
-                                      {"address": address}))
-            s.errors.extend(_line_errors(moves))
-            s.notices = [n for n in s.notices if n.code in _kept(requests)]
-            s.note(Code.NOTHING_CHANGED)
-            refused = ManagerInfo(address, manager.display_name, is_new=False)
-            return _outcome(s, False, refused, [], late, sender_name)
+    # Nothing but what anyone may ask (or nothing at all): no password needed.
+    open_to_anyone = all(c.access is Access.ANYONE for _, c in requests)
+    given = password_candidates(moves)
+    guarded = bool(manager is not None and settings.passwords and manager.password_hash)
+    verified = False
+    if given is None:  # a flood of guesses: refused unchecked
+        refusal: Notice | None = Notice(Code.TOO_MANY_PASSWORDS,
+                                        {"limit": MAX_PASSWORD_CANDIDATES})
+    elif guarded and (given or not open_to_anyone):
+        assert manager is not None and manager.password_hash is not None
+        verified = any(verify_password(p, manager.password_hash) for p in given)
+        refusal = None if verified or open_to_anyone else Notice(
+            Code.PASSWORD_WRONG if given else Code.PASSWORD_MISSING, {"address": address})
+    else:
+        refusal = None
+    if refusal is not None:
+        _run(s, [(r, c) for r, c in requests if c.access is Access.ANYONE])
+        s.errors.insert(0, refusal)
+        s.errors.extend(_line_errors(moves))
+        s.notices = [n for n in s.notices if n.code in _kept(requests)]
+        s.note(Code.NOTHING_CHANGED)
+        refused = ManagerInfo(address, manager.display_name, is_new=False) if manager else None
+        return _outcome(s, False, refused, [], late, sender_name)
 
     with savepoint(conn, "submit_moves") as point:
         new_password: str | None = None
@@ -165,7 +183,8 @@ def carry_out(
     if s.manager is not None and not alone:
         info = ManagerInfo(address, s.manager.display_name, is_new,
                            new_password if accepted else None)
-        teams = team_states(conn, settings, s.manager.id, target, before)
+        if verified or not guarded:  # without his password a mail reveals no team state
+            teams = team_states(conn, settings, s.manager.id, target, before)
     elif s.manager is not None:
         info = ManagerInfo(address, s.manager.display_name, False)
     return _outcome(s, accepted, info, teams, late, sender_name)
@@ -184,8 +203,16 @@ def _run(s: Session, requests: Sequence[tuple[Request, Command[Request]]]) -> No
         command.handler(s, request)
 
 
-def _passwords(requests: Sequence[tuple[Request, Command[Request]]]) -> list[str]:
-    return [r.password for r, _ in requests if isinstance(r, GivePassword)]
+def password_candidates(moves: ParsedMoves) -> list[str] | None:
+    """The different passwords a mail gives (``Passwort: ...`` lines, as
+    ``verify_password`` compares them), or None when there are more than
+    ``MAX_PASSWORD_CANDIDATES``: such a mail is refused without checking any
+    (scrypt costs about 30 ms a guess; a flood of guesses costs nothing)."""
+    given = list(dict.fromkeys(
+        r.password for r in moves.requests
+        if isinstance(r, GivePassword) and normalize_password(r.password)))
+    by_form = {normalize_password(p) for p in given}
+    return None if len(by_form) > MAX_PASSWORD_CANDIDATES else given
 
 
 def _kept(requests: Sequence[tuple[Request, Command[Request]]]) -> frozenset[str]:
