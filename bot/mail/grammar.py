@@ -124,8 +124,11 @@ from bot.mail.vocabulary import CORE, KeywordCommand, Value, Vocabulary, separat
 from bot.rules.lineup import LABELS, Lineup
 from bot.rules.requests import (
     COMMENT,
+    LINE_SCOPE,
     LONG_TEXT,
+    MAIL_SCOPE,
     SIGNATURE,
+    TEAM_SCOPE,
     TOO_LONG,
     TYPO,
     GivePassword,
@@ -145,6 +148,9 @@ __all__ = [
 ]
 
 
+_Mark = tuple[int, int, int, int, frozenset[str], str | None]
+
+
 @dataclass
 class _State:
     requests: list[Request] = field(default_factory=list)
@@ -155,19 +161,22 @@ class _State:
     team_keys: frozenset[str] = frozenset()
     vocab: Vocabulary = CORE
     in_subject: bool = False
+    #: The team a line without a team name is for (``Team: NAME`` or
+    #: ``Neues Team: NAME`` before it), for the errors' ``team``.
+    selected: str | None = None
 
-    def mark(self) -> tuple[int, int, int, int, frozenset[str]]:
+    def mark(self) -> _Mark:
         return (len(self.requests), len(self.errors), len(self.ignored), len(self.notes),
-                frozenset(self.lang.keywords))
+                frozenset(self.lang.keywords), self.selected)
 
-    def produced(self, mark: tuple[int, int, int, int, frozenset[str]]) -> bool:
+    def produced(self, mark: _Mark) -> bool:
         """Did the lines read since ``mark`` give a request or an error?"""
         return len(self.requests) > mark[0] or len(self.errors) > mark[1]
 
-    def undo(self, mark: tuple[int, int, int, int, frozenset[str]]) -> None:
+    def undo(self, mark: _Mark) -> None:
         del self.requests[mark[0]:], self.errors[mark[1]:]
         del self.ignored[mark[2]:], self.notes[mark[3]:]
-        self.lang.keywords = set(mark[4])
+        self.lang.keywords, self.selected = set(mark[4]), mark[5]
 
 
 def parse_moves(
@@ -258,7 +267,7 @@ def _too_long(head: str, number: int, length: int, limit: int, state: _State) ->
             line=quote_start(head), line_number=number,
             reason=f"{who} is too long ({length} characters, at most {limit} are read)",
             example=EXAMPLE_LINEUP, kind=TOO_LONG, part=quote_start(head), limit=limit,
-            length=length,
+            length=length, scope=MAIL_SCOPE,
         ))
         return
     _ignore(quote_start(head), state)
@@ -386,7 +395,7 @@ def _keyword(
         _ignore_unless_lineup_shaped(line, line, number, state)
     elif not clean_name(rest):
         if explicit:
-            _error(line, number, MISSING[command], EXAMPLES[command], state)
+            _error(line, number, MISSING[command], EXAMPLES[command], state, scope=LINE_SCOPE)
         else:
             _ignore(line, state)
     else:
@@ -399,6 +408,7 @@ def _on_team(line: str, number: int, rest: str, state: _State) -> None:
         _lineup_or_error(line, number, split[0], split[1], state)
         return
     state.requests.append(SelectTeam(line=line, team=clean_name(rest)))
+    state.selected = clean_name(rest)
 
 
 def _on_lineup(line: str, number: int, rest: str, state: _State, *, explicit: bool) -> None:
@@ -434,9 +444,11 @@ def _on_register(line: str, number: int, rest: str, state: _State) -> None:
     name, _, short = rest.partition("/")
     name, short = clean_name(name), clean_name(short)
     if not name:
-        _error(line, number, MISSING["register"], EXAMPLES["register"], state)
+        _error(line, number, MISSING["register"], EXAMPLES["register"], state,
+               scope=LINE_SCOPE)
         return
     state.requests.append(RegisterTeam(line=line, name=name, short_name=short or None))
+    state.selected = name
     if lineup is not None:
         _lineup_or_error(line, number, name, lineup, state)
 
@@ -469,14 +481,15 @@ def _on_command(
     value = clean_name(rest) if spec.value is Value.REQUIRED else rest.strip()
     if spec.value is Value.REQUIRED and not value:
         if explicit:
-            _error(line, number, spec.missing, spec.example, state)
+            _error(line, number, spec.missing, spec.example, state, scope=LINE_SCOPE)
         else:
             _ignore(line, state)
         return
     try:
         state.requests.append(spec.build(line, value))
     except ValueError as problem:
-        _error(line, number, str(problem), spec.example or EXAMPLE_LINEUP, state, part=value)
+        _error(line, number, str(problem), spec.example or EXAMPLE_LINEUP, state, part=value,
+               scope=LINE_SCOPE)
 
 
 # -- pieces -----------------------------------------------------------------------
@@ -499,11 +512,15 @@ def _ignore_unless_lineup_shaped(line: str, text: str, number: int, state: _Stat
 
 
 def _error(
-    line: str, number: int, reason: str, example: str, state: _State, *, part: str | None = None
+    line: str, number: int, reason: str, example: str, state: _State, *,
+    part: str | None = None, scope: str = TEAM_SCOPE, team: str | None = None,
 ) -> None:
+    """An error of ``line``; a lineup's (``TEAM_SCOPE``) belongs to ``team``,
+    or without one to the team selected before the line (``LineError``)."""
     state.errors.append(LineError(
         line=line, line_number=number, reason=reason, example=example, part=part,
-        suggestion=suggest_lineup(part, reason) if part else None,
+        suggestion=suggest_lineup(part, reason) if part else None, scope=scope,
+        team=(team or state.selected) if scope == TEAM_SCOPE else None,
     ))
 
 
@@ -514,4 +531,5 @@ def _lineup_or_error(
         state.requests.append(SetLineup(line=line, team=team, lineup=candidate))
         state.lang.note_row_words(line)
     else:
-        _error(line, number, candidate.reason, EXAMPLE_LINEUP, state, part=candidate.text)
+        _error(line, number, candidate.reason, EXAMPLE_LINEUP, state, part=candidate.text,
+               team=team)

@@ -29,6 +29,7 @@ PARAMS = {
     "reason": "4 numbers instead of five", "example": "10-10-15-15-20",
     "own_teams": ["Rote Teufel", "Blaue Engel"], "other": "R\u043ete Teufel",
     "new_teams": ["Rote Teufel", "Blaue Engel"], "withdraw": "Blaue Engel",
+    "not_stored": ["Blaue Engel"], "written": "Rote Teufl", "max_teams": 2,
 }
 
 

@@ -21,11 +21,18 @@ run it is checked here and nowhere else (``Access``):
 * a game master's command runs only in a mail that passed the game
   master's checks (``gm``); anywhere else it is refused.
 
-The changes are made inside a SAVEPOINT; **decision**: if anything in the
-mail is an error (a line the grammar could not read, an unknown team, a
-taken name, ...), the savepoint is rolled back and the mail changes nothing
-at all, and the reply says what was wrong. So a mistyped lineup never
-leaves half a mail applied. Mail after the deadline of the open round
+Each team stands alone (RULES.md §11): the requests are grouped by the
+team they are for (``bot.league.grouping``; a first mail's team line
+becomes a registration there) and each group runs in its own SAVEPOINT
+inside the mail's. An error in a group (a line of the grammar that belongs
+to it, an unknown team, a taken name, ...) rolls back that group only: a
+mistyped lineup never leaves half a team's lines applied, and the other
+teams' lineups and the mail's other commands stand; the reply lists the
+errors and names the teams of which nothing was stored
+(``Code.PARTLY_STORED``). When every group failed, or an error belongs to
+the whole mail, the mail's savepoint is rolled back too: it changes
+nothing at all (a stranger is not registered) and the reply says so
+(``Code.NOTHING_CHANGED``). Mail after the deadline of the open round
 counts for the next round and says so.
 """
 
@@ -37,6 +44,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bot.league.errors import BadTime, NoOpenRound
+from bot.league.grouping import Group, first_mail_registrations, plan
 from bot.league.moves import (
     attach_short_names,
     issue_password,
@@ -150,11 +158,14 @@ def carry_out(
         if s.manager is not None:
             before = {t.id: move_rows.current_move(conn, target, t.id) for t in s.own_teams()}
             s.short_names, _ = attach_short_names(moves)
-        _run(s, requests)
+        accepted, not_stored = _run_groups(s, requests, table)
         s.errors.extend(_line_errors(moves))
-        accepted = not s.errors
         if not accepted:
             point.rollback()
+        elif not_stored is not None:
+            s.notices.insert(0, Notice(Code.PARTLY_STORED, {"not_stored": not_stored}))
+    if accepted and s.manager is not None:
+        s.manager = manager_rows.manager_by_id(conn, s.manager.id)
     if not accepted:
         s.notices = [n for n in s.notices if n.code in _kept(requests)]
         s.note(Code.NOTHING_CHANGED)
@@ -188,6 +199,45 @@ def carry_out(
     elif s.manager is not None:
         info = ManagerInfo(address, s.manager.display_name, False)
     return _outcome(s, accepted, info, teams, late, sender_name)
+
+
+def _run_groups(
+    s: Session, requests: Sequence[tuple[Request, Command[Request]]], table: Registry,
+) -> tuple[bool, list[str] | None]:
+    """The requests team by team, each team in its own savepoint
+    (``bot.league.grouping``): whether anything of the mail stands, and the
+    teams not stored (None when every group stood)."""
+    mail = first_mail_registrations(s, [r for r, _ in requests])
+    items = [(r, table.command_for(r)) for r in mail]
+    grouped = plan(s, [r for r, _ in items], s.moves.errors,
+                   lambda index: _team_of(*items[index]))
+    if grouped.whole_mail:  # every error is told, nothing stands
+        _run(s, items)
+        return False, None
+    kept = _kept(items)
+    failed: list[Group] = []
+    for group in grouped.groups:
+        s.selected = None
+        notices, errors = len(s.notices), len(s.errors)
+        with savepoint(s.conn, "team") as point:
+            _run(s, [items[i] for i in group.indexes])
+            if group.errors or len(s.errors) > errors:
+                point.rollback()
+                failed.append(group)
+                s.notices[notices:] = [n for n in s.notices[notices:] if n.code in kept]
+    if not failed:
+        return True, None
+    if len(failed) == len(grouped.groups):
+        return False, None
+    return True, [g.team for g in failed if g.team]
+
+
+def _team_of(request: Request, command: Command[Request]) -> str | None:
+    """The team a command beyond the lineup language is about: a manager's
+    command that writes (``registers``) with a ``team`` (``Zurückziehen:
+    NAME``); None for any other (a group of its own)."""
+    team = getattr(request, "team", None)
+    return team if command.registers and isinstance(team, str) else None
 
 
 def _run(s: Session, requests: Sequence[tuple[Request, Command[Request]]]) -> None:
