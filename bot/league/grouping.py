@@ -47,7 +47,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from bot.league.names import name_key
-from bot.league.session import MailSession
+from bot.league.session import MailSession, closest
 from bot.rules.requests import (
     LINE_SCOPE,
     MAIL_SCOPE,
@@ -150,7 +150,12 @@ def _key(s: MailSession, name: str, registered: set[str]) -> tuple[Key, str]:
     key = name_key(name)
     if key in registered:
         return ("name", key), name
-    team, _ = s.find_team(name)
+    team, read_as = s.find_team(name)
+    if team is not None and (read_as or team.manager_id == getattr(s.manager, "id", None)):
+        return ("team", team.id), team.name
+    close = closest(key, [(k, k) for k in registered])  # a typo of a name registered now
+    if close is not None:
+        return ("name", close), name
     return (("team", team.id), team.name) if team is not None else (("name", key), name)
 
 

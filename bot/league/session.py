@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TypeVar
 
 from rapidfuzz.distance import OSA
 
@@ -41,6 +43,19 @@ from bot.storage.teams import TeamRow
 
 #: A team name within this many edits of one of the sender's teams is read as it.
 MAX_NAME_EDITS = 2
+
+
+T = TypeVar("T")
+
+
+def closest(key: str, named: Iterable[tuple[T, str]]) -> T | None:
+    """The one thing of ``named`` (thing, one of its names) with a name within
+    the allowed edits of ``key`` (a ``name_key``; module doc), or None when
+    none or several things are that close."""
+    allowed = min(MAX_NAME_EDITS, len(key) // 3)
+    close = [thing for thing, name in named
+             if OSA.distance(key, name_key(name), score_cutoff=allowed) <= allowed]
+    return close[0] if close and all(c == close[0] for c in close) else None
 
 
 @dataclass
@@ -97,12 +112,8 @@ class MailSession:
             by_short = [t for t in own if name_key(t.short_name) == key]
             if len(by_short) == 1:
                 return by_short[0], False
-        allowed = min(MAX_NAME_EDITS, len(key) // 3)
-        close = {t.id: t for t in own for spelling in (t.name, t.short_name)
-                 if OSA.distance(key, name_key(spelling), score_cutoff=allowed) <= allowed}
-        if len(close) == 1:
-            return next(iter(close.values())), True
-        return team, False
+        close = closest(key, [(t, spelling) for t in own for spelling in (t.name, t.short_name)])
+        return (close, True) if close is not None else (team, False)
 
     def resolve(self, name: str, line: str) -> TeamRow | None:
         """The manager's team called ``name`` (``find_team``), or None after

@@ -95,7 +95,8 @@ class Game:
     def register(self, sender: str, *teams: str) -> str:
         """A manager with ``teams`` (each with a lineup), made by mail as a
         player would; returns his password."""
-        body = "\n".join(f"Neues Team: {t}\n{t}: 10-10-15-15-20" for t in teams)
+        body = "\n".join(f"Neues Team: {t}\n{t.split(' / ')[0]}: 10-10-15-15-20"
+                         for t in teams)
         text = self.reply(sender, body, subject="Anmeldung")
         line = next(ln for ln in text.splitlines() if ln.strip().startswith("Passwort:"))
         return line.split(":", 1)[1].strip()
