@@ -52,6 +52,7 @@ class Code(StrEnum):
     HELP = "help"
     NOTHING_TO_DO = "nothing_to_do"
     NOTHING_CHANGED = "nothing_changed"
+    FORWARDED = "forwarded"
     PARTLY_STORED = "partly_stored"
     TEAM_REGISTERED_BY_NAME = "team_registered_by_name"
     TEAM_READ_AS = "team_read_as"

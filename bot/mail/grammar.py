@@ -61,7 +61,12 @@ Reading a line as it was meant (RULES.md §9, §11), each recorded as a
   a space) to the end is skipped; a line that is no command with its
   comment removed is read as a whole, as before;
 * sign-offs: a closing line and up to three short lines after it that are
-  no command are a signature (``bot.mail.signoffs``), never "ignored".
+  no command are a signature (``bot.mail.signoffs``), never "ignored";
+* greetings and prose (``bot.mail.prose``): a short greeting as the first
+  line of the text is not read; a line that is no command is a message to a
+  person (``ParsedMoves.prose``: forwarded to the game master), a line that
+  goes with the commands (not mentioned), or an attempted command (listed
+  as ignored, "not understood").
 
 Bounded work (issue 11): every pattern is linear (no nested or adjacent
 quantifiers that can backtrack; possessive ones where a scan could
@@ -118,6 +123,7 @@ from bot.mail.lineup_text import (
     tail_lineup,
 )
 from bot.mail.mail_language import LanguageGuess
+from bot.mail.prose import Kind, is_greeting, judge
 from bot.mail.signoffs import MAX_NAME_LINE, MAX_NAME_LINES, is_signoff
 from bot.mail.typos import correct_keyword, team_key
 from bot.mail.vocabulary import CORE, KeywordCommand, Value, Vocabulary, separated
@@ -148,7 +154,7 @@ __all__ = [
 ]
 
 
-_Mark = tuple[int, int, int, int, frozenset[str], str | None]
+_Mark = tuple[int, int, int, int, frozenset[str], str | None, int]
 
 
 @dataclass
@@ -156,6 +162,8 @@ class _State:
     requests: list[Request] = field(default_factory=list)
     errors: list[LineError] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
+    #: Lines that are a message to a person (``bot.mail.prose``).
+    prose: list[str] = field(default_factory=list)
     notes: list[ReadNote] = field(default_factory=list)
     lang: LanguageGuess = field(default_factory=LanguageGuess)
     team_keys: frozenset[str] = frozenset()
@@ -167,7 +175,7 @@ class _State:
 
     def mark(self) -> _Mark:
         return (len(self.requests), len(self.errors), len(self.ignored), len(self.notes),
-                frozenset(self.lang.keywords), self.selected)
+                frozenset(self.lang.keywords), self.selected, len(self.prose))
 
     def produced(self, mark: _Mark) -> bool:
         """Did the lines read since ``mark`` give a request or an error?"""
@@ -175,7 +183,7 @@ class _State:
 
     def undo(self, mark: _Mark) -> None:
         del self.requests[mark[0]:], self.errors[mark[1]:]
-        del self.ignored[mark[2]:], self.notes[mark[3]:]
+        del self.ignored[mark[2]:], self.notes[mark[3]:], self.prose[mark[6]:]
         self.lang.keywords, self.selected = set(mark[4]), mark[5]
 
 
@@ -205,10 +213,16 @@ def parse_moves(
         state.in_subject = False
     signature: list[str] = []  # the sign-off and the name lines after it
     signature_line = 0
+    first = True
     for number, raw in enumerate((text or "").splitlines(), start=1):
         line = normalise(raw)
         if not line:
             continue
+        if first:
+            first = False
+            if is_greeting(line):  # "Hallo Spielleitung,": not read, not listed
+                state.lang.count_words(line)
+                continue
         if len(line) > MAX_LINE_CHARS:
             signature = _close_signature(signature, signature_line, state)
             _too_long(line[:MAX_LINE_CHARS], number, len(line), MAX_LINE_CHARS, state)
@@ -237,6 +251,7 @@ def parse_moves(
         language=state.lang.language,
         language_known=state.lang.known,
         notes=tuple(state.notes),
+        prose=tuple(state.prose),
     )
 
 
@@ -496,8 +511,14 @@ def _on_command(
 
 
 def _ignore(line: str, state: _State) -> None:
-    """Ignored lines are listed in the reply; the subject never is."""
-    if not state.in_subject:
+    """A line that is no command: a message to a person is kept for the game
+    master, an attempted command is listed in the reply as not understood,
+    anything else goes unmentioned (``bot.mail.prose``); the subject is never
+    listed."""
+    kind = judge(line, subject=state.in_subject)
+    if kind is Kind.MESSAGE:
+        state.prose.append(line)
+    elif kind is Kind.ATTEMPT and not state.in_subject:
         state.ignored.append(line)
 
 

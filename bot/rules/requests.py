@@ -147,6 +147,9 @@ class ParsedMoves:
     language_known: bool = True
     #: Typos read as keywords, comments skipped, signatures, long text lines.
     notes: tuple[ReadNote, ...] = ()
+    #: Lines that are plainly a message to a person (a question, sentences):
+    #: the mail is forwarded to the game master (RULES.md §11).
+    prose: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:

@@ -16,7 +16,9 @@
    manager, auto-replies and the bot's own mail are only ledgered;
 5. a human's mail is checked against the limits, parsed, applied by the
    league, and its one reply rendered and queued in the outbox — the ledger
-   row, the state change and the reply inside ONE savepoint of the batch;
+   row, the state change and the reply inside ONE savepoint of the batch; a
+   message to a person in it is forwarded to the game master in the same
+   savepoint (``bot.service.forward``);
 6. if anything unexpected fails, or reading the mail runs past
    ``handling_seconds``, only that mail's savepoint is rolled back and the
    failed attempt is counted in the ledger (a ``retry`` row); the mail stays
@@ -60,6 +62,7 @@ from bot.service.bounded import ISOLATE_ABOVE, run_bounded
 from bot.service.commands import Registry, registry
 from bot.service.commands.runner import carry_out, password_candidates
 from bot.service.context import Context
+from bot.service.forward import forward_to_gm, gm_reachable
 from bot.service.outgoing import Sender, queue_mail
 from bot.storage import ledger, managers
 from bot.storage.db import Database, savepoint
@@ -304,6 +307,11 @@ class Ingestor:
         if len(moves.requests) + len(moves.errors) > s.max_command_lines:
             return self._problem(conn, inbound_id, parsed, spooled, now, "too_many_lines",
                                  s.max_command_lines, language=moves.language)
+        # A message to a person goes to the game master, once (RULES.md §11).
+        forward = bool(moves.prose) and gm_reachable(self.context, parsed.sender)
+        if forward:
+            forward_to_gm(conn, self.context, parsed, key=spooled.sha256, now=now,
+                          inbound_id=inbound_id)
         thread = bot_thread(parsed) if moves.empty else None
         if thread is not None:
             day = ledger.recent_human_outcomes(
@@ -313,7 +321,8 @@ class Ingestor:
                 return self._finish(
                     conn, inbound_id, InboundKind.HUMAN,
                     f"{Outcome.NO_REPLY}: answers the bot's mail without a command; "
-                    f"that thread was answered today already {thread_tag(thread)}", parsed,
+                    f"that thread was answered today already"
+                    f"{'; forwarded' if forward else ''} {thread_tag(thread)}", parsed,
                 )
         outcome = carry_out(
             conn, self.league.settings,
@@ -326,6 +335,7 @@ class Ingestor:
             inbound_id=inbound_id,
             message_id=parsed.message_id,
             commands=self.commands,
+            forwarded=forward,
         )
         rendered = render_reply(
             outcome,

@@ -72,7 +72,8 @@ from bot.storage.moves import MoveRow
 MAX_PASSWORD_CANDIDATES = 3
 
 #: Notices still true when the mail is rejected.
-KEPT_ON_REJECT = frozenset({Code.LATE, Code.STATUS, Code.HELP, Code.NOT_REGISTERED})
+KEPT_ON_REJECT = frozenset({Code.LATE, Code.STATUS, Code.HELP, Code.NOT_REGISTERED,
+                            Code.FORWARDED})
 
 
 def carry_out(
@@ -89,9 +90,12 @@ def carry_out(
     message_id: str | None = None,
     commands: Registry | None = None,
     gm: bool = False,
+    forwarded: bool = False,
 ) -> MoveOutcome:
     """Carry out one mail's requests in ``conn``'s transaction (module doc);
-    ``gm``: the mail passed the game master's checks (RULES.md §13)."""
+    ``gm``: the mail passed the game master's checks (RULES.md §13);
+    ``forwarded``: its message to a person went to the game master (the reply
+    says so; without, those lines are listed as not understood)."""
     if now.tzinfo is None:
         raise BadTime("now", now)
     table = commands or registry()
@@ -112,13 +116,18 @@ def carry_out(
     s.deadline = target_round.deadline if target_round else None
     if late:
         s.note(Code.LATE, missed=current.number, deadline=current.deadline, round=target)
+    if forwarded:
+        s.note(Code.FORWARDED)
 
     requests = [(r, table.command_for(r)) for r in moves.requests]
     alone = [(r, c) for r, c in requests if c.alone]
     if alone:
         requests = alone[:1]
     elif not moves.errors and all(isinstance(r, GivePassword) for r, _ in requests):
-        s.note(Code.NOTHING_TO_DO)
+        if not forwarded:
+            s.note(Code.NOTHING_TO_DO)
+        elif s.manager is None:  # a stranger's message: he gets the help as well
+            s.note(Code.HELP)
 
     manager = s.manager
     # Nothing but what anyone may ask (or nothing at all): no password needed.
@@ -288,9 +297,11 @@ def _outcome(
 ) -> MoveOutcome:
     known = s.manager.language if s.manager is not None else None
     language = s.moves.language if s.moves.language_known or not known else known
+    forwarded = any(n.code == Code.FORWARDED for n in s.notices)
     return MoveOutcome(
         manager=manager, accepted=accepted, round=s.target, late=late, deadline=s.deadline,
-        notices=s.notices, errors=s.errors, teams=teams, ignored=s.moves.ignored,
+        notices=s.notices, errors=s.errors, teams=teams,
+        ignored=s.moves.ignored + (() if forwarded else s.moves.prose),
         line_errors=s.moves.errors, language=language, read_notes=s.moves.notes,
         sender_name=clean(sender_name or "") or None, reply_to=s.reply_to,
         reply_to_name=s.reply_to_name, ledger_text=s.ledger_text,
