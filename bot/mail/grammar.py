@@ -124,7 +124,7 @@ from bot.mail.lineup_text import (
 )
 from bot.mail.mail_language import LanguageGuess
 from bot.mail.prose import Kind, is_greeting, judge
-from bot.mail.signoffs import MAX_NAME_LINE, MAX_NAME_LINES, is_signoff
+from bot.mail.signoffs import MAX_NAME_LINE, MAX_NAME_LINES, is_name_line, is_signoff
 from bot.mail.typos import correct_keyword, team_key
 from bot.mail.vocabulary import CORE, KeywordCommand, Value, Vocabulary, separated
 from bot.rules.lineup import LABELS, Lineup
@@ -214,10 +214,12 @@ def parse_moves(
     signature: list[str] = []  # the sign-off and the name lines after it
     signature_line = 0
     first = True
+    last = ""
     for number, raw in enumerate((text or "").splitlines(), start=1):
         line = normalise(raw)
         if not line:
             continue
+        last = line
         if first:
             first = False
             if is_greeting(line):  # "Hallo Spielleitung,": not read, not listed
@@ -244,6 +246,8 @@ def parse_moves(
         signature = _close_signature(signature, signature_line, state)
         _read_line(line, number, state)
     _close_signature(signature, signature_line, state)
+    if state.ignored and state.ignored[-1] == last and is_name_line(last):
+        state.ignored.pop()  # "Sam" under the mail: a name, not a command
     return ParsedMoves(
         requests=tuple(state.requests),
         errors=tuple(state.errors),

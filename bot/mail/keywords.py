@@ -74,6 +74,9 @@ TAIL_LINEUP = re.compile(
     r"(?<=\s)(?P<lineup>[+-]?\d++(?:[.,]\d++)?+(?:\s?[-/]\s?[+-]?\d++(?:[.,]\d++)?+){3,5})"
     r"\s?\.?$"
 )
+#: Numbers of at most three digits separated by single spaces at the end of a
+#: line, after a space (``Dublin Harps 0 10 30 20 20``; at least five are needed).
+SPACED_TAIL = re.compile(r"(?<=\s)(?P<lineup>\d{1,3}+(?: \d{1,3}+)++)\.?$")
 #: Four or more numbers of at most three digits joined by ``-`` or ``/``
 #: (``10-10-15-15-20``; not a phone number's ``0171-...`` or a date).
 LINEUP_RUN = re.compile(

@@ -28,6 +28,7 @@ from bot.mail.keywords import (
     QUOTED_CHARS,
     QUOTES,
     SEPARATOR_CHAR,
+    SPACED_TAIL,
     TAIL_LINEUP,
     TEAM_LEFT,
     UNLABELLED,
@@ -168,10 +169,13 @@ def _separators(text: str) -> Iterable[tuple[int, int]]:
 
 def tail_lineup(text: str) -> tuple[str | None, Candidate] | None:
     """``"NAME 10-10-15-15-20"``: a name followed by four to six numbers
-    separated by ``-`` or ``/`` (five: a lineup; otherwise an error)."""
+    separated by ``-`` or ``/`` (five: a lineup; otherwise an error); or a
+    name followed by five numbers separated by spaces (``NAME 10 10 15 15
+    20``; more numbers before them belong to the name: ``Hannover 96 10 10
+    15 15 20``)."""
     match = TAIL_LINEUP.search(text)
     if match is None:
-        return None
+        return _spaced_tail(text)
     name = text[: match.start()].strip().rstrip(NAME_END)
     if not LETTER.search(name):
         return None
@@ -180,6 +184,19 @@ def tail_lineup(text: str) -> tuple[str | None, Candidate] | None:
     if any(len(n) >= 4 for n in NUMBER.findall(match.group("lineup"))):
         return None  # a phone number such as "Tel. 0171-123-45-67"
     return team_from_left(name), attempt_lineup(match.group("lineup"))
+
+
+def _spaced_tail(text: str) -> tuple[str | None, Candidate] | None:
+    match = SPACED_TAIL.search(text)
+    if match is None:
+        return None
+    numbers = match.group("lineup").split()
+    if len(numbers) < 5:
+        return None
+    name = (text[: match.start()] + " ".join(numbers[:-5])).strip().rstrip(NAME_END)
+    if not LETTER.search(name) or looks_like_lineup(name + " 0 0 0"):
+        return None
+    return team_from_left(name), attempt_lineup(" ".join(numbers[-5:]))
 
 
 def labelled_tail(text: str) -> tuple[str | None, Candidate] | None:

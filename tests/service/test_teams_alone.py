@@ -118,6 +118,18 @@ def test_a_command_that_cannot_be_read_fails_alone(game: Game) -> None:
         in text
 
 
+def test_a_refused_registration_is_told_once_and_the_other_team_stored(game: Game) -> None:
+    password = game.register("ole@player.example", "Kiez Kicker", "Hafen Elf")
+    with game.db.transaction() as conn:  # both played before: a third team may be registered
+        conn.execute("UPDATE teams SET registered_round = 0")
+    body = (f"Passwort: {password}\nNeues Team: G.M. 10-10-16-15-39\n"
+            "G.M. 10-10-16-15-39: 10-10-16-15-20\nKiez Kicker: 0-10-30-20-20\n")
+    text = folded(game.reply("ole@player.example", body))
+    assert game.lineups() == {"Kiez Kicker": "0-10-30-20-20", "Hafen Elf": "10-10-15-15-20"}
+    assert "liest sich wie ein Team der Spielleitung" in text
+    assert "gibt es nicht" not in text
+
+
 def test_a_refused_registration_leaves_the_lineups_stored(game: Game) -> None:
     game.register("anna@player.example", "Rote Teufel")
     password = game.register("ole@player.example", "Kiez Kicker")

@@ -71,6 +71,12 @@ from bot.storage.moves import MoveRow
 #: At most this many passwords of one mail are checked (RULES.md §11).
 MAX_PASSWORD_CANDIDATES = 3
 
+#: Why a registration was refused (the lines of its team are not told again).
+REGISTRATION_REFUSED = frozenset({
+    Code.NAME_TAKEN, Code.NAME_RESERVED, Code.NAME_GM_LOOK_ALIKE, Code.NAME_CONFUSABLE,
+    Code.NAME_EMPTY, Code.TOO_MANY_TEAMS,
+})
+
 #: Notices still true when the mail is rejected.
 KEPT_ON_REJECT = frozenset({Code.LATE, Code.STATUS, Code.HELP, Code.NOT_REGISTERED,
                             Code.FORWARDED})
@@ -234,6 +240,10 @@ def _run_groups(
                 point.rollback()
                 failed.append(group)
                 s.notices[notices:] = [n for n in s.notices[notices:] if n.code in kept]
+                if any(e.code in REGISTRATION_REFUSED for e in s.errors[errors:]):
+                    # its lines then name a team that does not exist: said once is enough
+                    s.errors[errors:] = [e for e in s.errors[errors:]
+                                         if e.code != Code.UNKNOWN_TEAM]
     if not failed:
         return True, None
     if len(failed) == len(grouped.groups):
