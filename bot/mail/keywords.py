@@ -41,12 +41,19 @@ CORE_KEYWORDS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
     ("team", "en", ("my team",)),
     ("team", None, ("team",)),
 )
-#: The right form of a core keyword line, and why one without its value is unreadable.
+def N_(message: str) -> str:
+    """Mark ``message`` for the message catalog (Babel extracts ``N_`` calls):
+    an example is shown in the reader's language (``reply_macros.j2``)."""
+    return message
+
+
+#: The right form of a core keyword line (a message of the catalog, in the
+#: mail's language in the reply), and why one without its value is unreadable.
 EXAMPLES = {
-    "team": "Team: Rote Teufel",
-    "register": "Neues Team: FC Wanderer Altona / Wanderer",
-    "short": "Kurzname: Wanderer",
-    "password": "Passwort: k7f-x2q",
+    "team": N_("Team: Red Devils"),
+    "register": N_("New team: FC Wanderers Altona / Wanderers"),
+    "short": N_("Short name: Wanderers"),
+    "password": N_("Password: k7f-x2q"),
 }
 MISSING = {
     "team": "no team name after the keyword",

@@ -88,8 +88,9 @@ def message_key(message: MessageId, context: str | None = None) -> MessageKey:
 
 
 #: The modules that mark messages with ``N_`` (the reasons of an unreadable
-#: line, which the rules core words in English), relative to ``bot/``.
-PYTHON_SOURCES: tuple[str, ...] = ("render/reasons.py",)
+#: line, which the rules core words in English; the grammar's examples),
+#: relative to ``bot/``.
+PYTHON_SOURCES: tuple[str, ...] = ("render/reasons.py", "mail/keywords.py")
 
 
 def template_messages(templates_dir: Path) -> dict[MessageKey, tuple[MessageId, list[str]]]:

@@ -181,13 +181,14 @@ def test_lineup_errors_quote_the_reason_of_the_rules_core(line: str, lineup_part
 @pytest.mark.parametrize(
     ("line", "example"),
     [
-        ("Team:", "Team: Rote Teufel"),
-        ("Neues Team:", "Neues Team: FC Wanderer Altona / Wanderer"),
-        ("Neues Team: / Kurz", "Neues Team: FC Wanderer Altona / Wanderer"),
-        ("Passwort:", "Passwort: k7f-x2q"),
+        ("Team:", "Team: Red Devils"),
+        # the grammar's examples are messages of the catalog (shown in the mail's language)
+        ("Neues Team:", "New team: FC Wanderers Altona / Wanderers"),
+        ("Neues Team: / Kurz", "New team: FC Wanderers Altona / Wanderers"),
+        ("Passwort:", "Password: k7f-x2q"),
         ("Withdraw:", "Zurückziehen: Rote Teufel"),
         ("Manager: ", "Manager: Hans Meier"),
-        ("Kurzname:", "Kurzname: Wanderer"),
+        ("Kurzname:", "Short name: Wanderers"),
     ],
 )
 def test_keyword_with_colon_but_no_value_is_an_error(line: str, example: str) -> None:

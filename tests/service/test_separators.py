@@ -44,3 +44,12 @@ def test_a_negative_number_after_a_dash_stays_an_error(game: Game) -> None:
                              f"Passwort: {password}\nBlau-Weiß Lübeck -10-10-15-15-20\n"))
     assert game.lineups() == {"Blau-Weiß Lübeck": "10-10-15-15-20"}  # unchanged
     assert "-10 ist negativ" in text
+
+
+def test_an_error_example_is_in_the_mails_language(game: Game) -> None:
+    """Issue 20: a stranger's English mail got a German example."""
+    english = " ".join(game.reply("tom@player.example", "New team:\nLineup: 10-10-15-15-20\n",
+                                  subject="Joining").split())
+    assert "The right form is e.g.: New team: FC Wanderers Altona / Wanderers" in english
+    german = " ".join(game.reply("ole@player.example", "Neues Team:\n").split())
+    assert "Richtig wäre z. B.: Neues Team: FC Wanderer Altona / Wanderer" in german
