@@ -485,6 +485,8 @@ _NAMES = st.lists(_WORDS, min_size=1, max_size=4).map(" ".join).filter(
     lambda name: parse_moves("", name + ": x").requests == ()  # not a keyword line
     # not made of row labels only ("A: 0-0-0-0-0" reads as a broken labelled lineup)
     and not all(w.lower() in LABELS for w in re.findall(r"[^\W\d_]+", name))
+    # no word ending in "-": a "-" before a space is a separator (RULES.md §11)
+    and not re.search(r"-(?:\s|$)", name)
 )
 
 
