@@ -178,8 +178,10 @@ class _State:
                 frozenset(self.lang.keywords), self.selected, len(self.prose))
 
     def produced(self, mark: _Mark) -> bool:
-        """Did the lines read since ``mark`` give a request or an error?"""
-        return len(self.requests) > mark[0] or len(self.errors) > mark[1]
+        """Did the lines read since ``mark`` give a request, an error or a
+        message to a person?"""
+        return (len(self.requests) > mark[0] or len(self.errors) > mark[1]
+                or len(self.prose) > mark[6])
 
     def undo(self, mark: _Mark) -> None:
         del self.requests[mark[0]:], self.errors[mark[1]:]

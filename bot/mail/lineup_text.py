@@ -134,9 +134,10 @@ def split_team_lineup(text: str) -> tuple[str | None, Candidate] | None:
     ``—`` or ``-`` before a space) after which a lineup candidate follows; the name must
     not itself be part of a labelled lineup. The first separator followed by
     a valid lineup wins (``Hannover 96 - 10-10-15-15-20``); without one, the
-    first followed by a broken lineup, but never a ``-`` between two
-    numbers (``Rote Teufel 10 - 10 - 15 - 15 - 20`` is the name and a
-    lineup written with spaced dashes, ``tail_lineup``)."""
+    first followed by a broken lineup, but never a separator inside a
+    lineup (``Rote Teufel 10 - 10 - 15 - 15 - 20`` is the name and a lineup
+    written with spaced dashes, ``tail_lineup``; ``Rote Teufel T=10, A=10,
+    ...`` a labelled one, ``labelled_tail``)."""
     broken: tuple[str | None, Candidate] | None = None
     for tried, (start, end) in enumerate(_separators(text), start=1):
         if tried > MAX_COLONS:
@@ -149,11 +150,21 @@ def split_team_lineup(text: str) -> tuple[str | None, Candidate] | None:
         candidate = lineup_candidate(right)
         if isinstance(candidate, Lineup):
             return team_from_left(left), candidate
-        spaced_dash = text[start:end].strip() == "-"
-        if candidate is not None and broken is None and not (
-                spaced_dash and left[-1:].isdigit() and right[:1].isdigit()):
+        if candidate is not None and broken is None and not _inside_lineup(
+                left, text[start:end].strip(), right):
             broken = team_from_left(left), candidate
     return broken
+
+
+def _inside_lineup(left: str, separator: str, right: str) -> bool:
+    """The separator belongs to the lineup: ``10 - 10`` (a spaced dash between
+    numbers) or ``T=10`` / ``T: 10`` (a row label before it)."""
+    if not right[:1].isdigit():
+        return False
+    if separator == "-" and left[-1:].isdigit():
+        return True
+    last = WORD.findall(left[-20:])
+    return bool(last) and left[-len(last[-1]):] == last[-1] and last[-1].lower() in LABELS
 
 
 def _separators(text: str) -> Iterable[tuple[int, int]]:

@@ -146,3 +146,11 @@ def test_a_strangers_mail_whose_every_team_fails_creates_nobody(game: Game) -> N
     assert game.lineups() == {}
     assert "Passwort:" not in text.split("So spielst du mit")[0]
     assert "Wegen der Fehler oben wurde aus dieser Mail nichts gespeichert." in text
+
+
+def test_a_stranger_is_not_registered_for_a_status_when_his_team_fails(game: Game) -> None:
+    text = folded(game.reply("neu@player.example",
+                             "Status\nNeues Team: Kiez Kicker\nAufstellung: 10-10-15-15\n"))
+    with game.db.read() as conn:
+        assert conn.execute("SELECT COUNT(*) FROM managers").fetchone()[0] == 0
+    assert "Wegen der Fehler oben wurde aus dieser Mail nichts gespeichert." in text

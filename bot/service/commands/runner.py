@@ -173,7 +173,7 @@ def carry_out(
         if s.manager is not None:
             before = {t.id: move_rows.current_move(conn, target, t.id) for t in s.own_teams()}
             s.short_names, _ = attach_short_names(moves)
-        accepted, not_stored = _run_groups(s, requests, table)
+        accepted, not_stored = _run_groups(s, requests, table, registered=is_new)
         s.errors.extend(_line_errors(moves))
         if not accepted:
             point.rollback()
@@ -218,10 +218,14 @@ def carry_out(
 
 def _run_groups(
     s: Session, requests: Sequence[tuple[Request, Command[Request]]], table: Registry,
+    *, registered: bool,
 ) -> tuple[bool, list[str] | None]:
     """The requests team by team, each team in its own savepoint
     (``bot.league.grouping``): whether anything of the mail stands, and the
-    teams not stored (None when every group stood)."""
+    teams not stored (None when every group stood). ``registered``: the mail
+    made its sender a manager, which stands only with a request of his that
+    stood (a stranger whose every team failed is not registered for a
+    ``Status`` in the same mail)."""
     mail = first_mail_registrations(s, [r for r, _ in requests])
     items = [(r, table.command_for(r)) for r in mail]
     grouped = plan(s, [r for r, _ in items], s.moves.errors,
@@ -244,9 +248,12 @@ def _run_groups(
                     # its lines then name a team that does not exist: said once is enough
                     s.errors[errors:] = [e for e in s.errors[errors:]
                                          if e.code != Code.UNKNOWN_TEAM]
+    stood = [g for g in grouped.groups if g not in failed]
+    if registered and not any(items[i][1].registers for g in stood for i in g.indexes):
+        return False, None
     if not failed:
         return True, None
-    if len(failed) == len(grouped.groups):
+    if not stood:
         return False, None
     return True, [g.team for g in failed if g.team]
 
