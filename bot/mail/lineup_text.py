@@ -184,6 +184,8 @@ def tail_lineup(text: str) -> tuple[str | None, Candidate] | None:
     name followed by five numbers separated by spaces (``NAME 10 10 15 15
     20``; more numbers before them belong to the name: ``Hannover 96 10 10
     15 15 20``)."""
+    if not text.rstrip(" .")[-1:].isdigit():
+        return None  # both forms end with a number
     match = TAIL_LINEUP.search(text)
     if match is None:
         return _spaced_tail(text)

@@ -62,14 +62,15 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _NUMBER = re.compile(r"\d+")
 #: ``Taktik: offensiv``, ``Teamname = Blau``: one to three words, then ``:`` or ``=``.
 _LABEL = re.compile(r"^[^\W\d_][\w'’.-]*(?:\s[^\W\d_][\w'’.-]*){0,2}\s?[:=]")
-#: Words of a line that goes with the commands (module doc).
-_WITH_COMMANDS = re.compile(
-    r"\b(?:aufstellung\w*|line-?\s?ups?|teams?|mannschaft\w*|runde\w*|spielrunde\w*|round\w*|"
-    r"anbei|attached|beiliegend|wie\s+immer|as\s+(?:always|usual)|"
-    r"danke\w*|dank|thanks?|thank\s+you|"
-    r"viel\s+(?:glück|erfolg|spaß|spass)|good\s+luck|glück\s+auf|have\s+fun)\b",
-    re.IGNORECASE,
-)
+#: A line that goes with the commands (module doc) has one of these words, a
+#: word that starts with one of the stems, or one of the phrases.
+_WITH_WORDS = frozenset({
+    "lineup", "lineups", "line-up", "line-ups", "team", "teams", "anbei", "attached",
+    "beiliegend", "dank", "thanks", "thank",
+})
+_WITH_STEMS = ("aufstellung", "mannschaft", "runde", "spielrunde", "round", "danke")
+_WITH_PHRASES = ("wie immer", "as always", "as usual", "viel glück", "viel erfolg",
+                 "viel spaß", "viel spass", "good luck", "glück auf", "have fun", "line up")
 
 
 def is_greeting(line: str) -> bool:
@@ -81,14 +82,15 @@ def judge(line: str, *, subject: bool = False) -> Kind:
     """What ``line`` (no command; normalised) is: a message to a person, a
     line that goes with the commands, or an attempted command (module doc)."""
     head = line[:MAX_JUDGED]
-    words = len(_WORD.findall(head))
+    found = _WORD.findall(head)
+    words = len(found)
     if "?" in head and words >= 2:
         return Kind.MESSAGE
     if subject:
         return Kind.QUIET
     if len(line) > MAX_JUDGED:
         return Kind.MESSAGE
-    if _WITH_COMMANDS.search(head) and words < 10:
+    if words < 10 and _with_commands(head, found):
         return Kind.QUIET
     if words <= 5 and (_LABEL.match(head) or len(_NUMBER.findall(head)) >= 2):
         return Kind.ATTEMPT
@@ -97,3 +99,12 @@ def judge(line: str, *, subject: bool = False) -> Kind:
     if head.endswith((".", "!")) and words >= 2:
         return Kind.QUIET
     return Kind.ATTEMPT
+
+
+def _with_commands(head: str, words: list[str]) -> bool:
+    """Does the line talk about what the mail sends (module doc)?"""
+    lowered = [w.lower() for w in words]
+    if any(w in _WITH_WORDS or w.startswith(_WITH_STEMS) for w in lowered):
+        return True
+    text = " ".join(lowered)
+    return any(phrase in text for phrase in _WITH_PHRASES)
