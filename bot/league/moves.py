@@ -4,9 +4,9 @@ Each function is the handler of one request (``bot.service.commands``
 registers them) and works on a ``MailSession`` inside the ingest's
 transaction: it changes the state and notes what the reply says, or
 refuses with an error (``MailSession.fail``); the runner
-(``bot.service.commands.runner``) then rolls the mail back. Also here: the
-manager's registration by his first mail, his password, and the team
-states a reply shows.
+(``bot.service.commands.runner``) then rolls that team's lines back. Also
+here: the manager's registration by his first mail, his password, and the
+team states a reply shows.
 
 Teams: see ``register_team``. **Decision** on the two-team limit: the team
 being registered is never the one deleted (the manager asked for it); the
@@ -161,6 +161,8 @@ def register_team(mail: MailSession, request: RegisterTeam) -> None:
         registered_round=mail.target, now=mail.now,
     )
     mail.selected = team_id
+    if request.implied:  # a first mail's team line (RULES.md §11)
+        mail.note(Code.TEAM_REGISTERED_BY_NAME, team=choice.name, line=request.line)
     mail.note(Code.TEAM_REGISTERED, team=choice.name, short_name=short,
               round=mail.target, wp=s.initial_wp)
     if choice.name_shortened:

@@ -52,10 +52,15 @@ class Code(StrEnum):
     HELP = "help"
     NOTHING_TO_DO = "nothing_to_do"
     NOTHING_CHANGED = "nothing_changed"
+    FORWARDED = "forwarded"
+    PARTLY_STORED = "partly_stored"
+    TEAM_REGISTERED_BY_NAME = "team_registered_by_name"
+    TEAM_READ_AS = "team_read_as"
 
     # -- errors (a request was refused; the whole mail then changes nothing) -----
     PASSWORD_MISSING = "password_missing"
     PASSWORD_WRONG = "password_wrong"
+    TOO_MANY_PASSWORDS = "too_many_passwords"
     LINE_ERROR = "line_error"
     NAME_TAKEN = "name_taken"
     NAME_RESERVED = "name_reserved"

@@ -8,14 +8,30 @@ collects what the reply will say: ``notices`` (done, or worth knowing) and
 ``errors`` (refused). The handlers of the requests (``bot.league.moves`` for
 the lineup language, ``bot.service.commands`` for the rest) take it as their
 first argument; the runner (``bot.service.commands.runner``) makes it.
+
+A team name is looked up by ``find_team`` (RULES.md §11, own team names): the
+team of that name (case and spaces ignored), else the sender's team of that
+short name, else the sender's team whose name or short name is within two
+edits of it (optimal string alignment, ``rapidfuzz``) when that is exactly
+one of his teams: ``„Herta Köpenick“`` is read as ``„Hertha Köpenick“`` and
+the reply says so (``Code.TEAM_READ_AS``). **Decision**: at most a third of
+the name's letters may differ (one edit for names of three to five
+characters, none below three), so a short name never reads as another;
+and a name that is another manager's team (or a deleted one) but within the
+edits of exactly one of the sender's own is read as his own: a lineup for a
+team that is not his could do nothing anyway.
 """
 
 from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TypeVar
+
+from rapidfuzz.distance import OSA
 
 from bot.league.names import name_key
 from bot.league.outcome import Code, Notice
@@ -24,6 +40,22 @@ from bot.rules.requests import ParsedMoves, SetShortName
 from bot.storage import teams as team_rows
 from bot.storage.managers import ManagerRow
 from bot.storage.teams import TeamRow
+
+#: A team name within this many edits of one of the sender's teams is read as it.
+MAX_NAME_EDITS = 2
+
+
+T = TypeVar("T")
+
+
+def closest(key: str, named: Iterable[tuple[T, str]]) -> T | None:
+    """The one thing of ``named`` (thing, one of its names) with a name within
+    the allowed edits of ``key`` (a ``name_key``; module doc), or None when
+    none or several things are that close."""
+    allowed = min(MAX_NAME_EDITS, len(key) // 3)
+    close = [thing for thing, name in named
+             if OSA.distance(key, name_key(name), score_cutoff=allowed) <= allowed]
+    return close[0] if close and all(c == close[0] for c in close) else None
 
 
 @dataclass
@@ -60,25 +92,40 @@ class MailSession:
             self.notices.append(notice)
 
     def fail(self, code: str, **params: object) -> None:
-        """Refuse a request: the mail changes nothing (``bot.service.commands.runner``)."""
+        """Refuse a request: nothing of its team's lines (or of its command) is
+        stored (``bot.service.commands.runner``)."""
         self.errors.append(Notice(code, dict(params)))
 
     def own_teams(self) -> list[TeamRow]:
         assert self.manager is not None
         return team_rows.teams_of_manager(self.conn, self.manager.id)
 
-    def resolve(self, name: str, line: str) -> TeamRow | None:
-        """The manager's team called ``name`` (full or short name), or None
-        after recording why not."""
+    def find_team(self, name: str) -> tuple[TeamRow | None, bool]:
+        """The team ``name`` stands for (module doc), and whether it was read
+        as one of the sender's own from a name that only looks like it."""
         key = name_key(name)
         team = team_rows.team_by_key(self.conn, key)
-        own = self.own_teams()
+        own = self.own_teams() if self.manager is not None else []
+        if team is not None and team in own:
+            return team, False
         if team is None:
             by_short = [t for t in own if name_key(t.short_name) == key]
-            team = by_short[0] if len(by_short) == 1 else None
+            if len(by_short) == 1:
+                return by_short[0], False
+        close = closest(key, [(t, spelling) for t in own for spelling in (t.name, t.short_name)])
+        return (close, True) if close is not None else (team, False)
+
+    def resolve(self, name: str, line: str) -> TeamRow | None:
+        """The manager's team called ``name`` (``find_team``), or None after
+        recording why not."""
+        team, read_as = self.find_team(name)
         if team is None:
-            self.fail(Code.UNKNOWN_TEAM, team=name, line=line, own_teams=[t.name for t in own])
+            own = self.own_teams()
+            self.fail(Code.UNKNOWN_TEAM, team=name, line=line, own_teams=[t.name for t in own],
+                      max_teams=self.settings.max_teams)
             return None
+        if read_as:
+            self.note(Code.TEAM_READ_AS, written=name, team=team.name, line=line)
         assert self.manager is not None
         if team.manager_id != self.manager.id:
             self.fail(Code.TEAM_NOT_YOURS, team=team.name, line=line)

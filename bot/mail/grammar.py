@@ -1,14 +1,19 @@
 """The mail grammar (RULES.md §11): free text -> ``ParsedMoves``.
 
-One command per line; keywords are case-insensitive, German or English, the
-colon after a keyword is optional. The subject is read first (reply and
-forward prefixes removed; it counts as line 0 and is never listed as
-ignored), then every line of the fresh text (line numbers from 1).
+One command per line; keywords are case-insensitive, German or English.
+Between a keyword or a team name and its value any of ``:`` ``=`` ``–``
+``—`` or ``-`` followed by a space, or plain spaces (``separated``,
+``bot.mail.vocabulary.SEPARATOR``; ``lineup_text.split_team_lineup``):
+``Aufstellung - 10-8-25-20-20``, ``Westfalia Altona – 10-5-13-40-13``.
+The subject is read first (reply and forward prefixes removed; it counts
+as line 0 and is never listed as ignored), then every line of the fresh
+text (line numbers from 1).
 
 ==============================  ====================================
 line                            request
 ==============================  ====================================
-``Team: NAME``                  ``SelectTeam`` (also ``Mannschaft:``)
+``Team: NAME``                  ``SelectTeam`` (``Mannschaft:``, ``Mein Team:``,
+                                ``My team:``)
 ``Aufstellung: L``              ``SetLineup(team=None)`` (``Lineup:``)
 ``NAME: L``                     ``SetLineup(team=NAME)``
 ``NAME L`` (L with - or /)      ``SetLineup(team=NAME)``
@@ -51,12 +56,17 @@ Reading a line as it was meant (RULES.md §9, §11), each recorded as a
   ``team_names``). **Decision**: only where the line then has a command's
   shape - a colon (or ``=``) after the word, a lineup after a lineup
   keyword, nothing after ``Status``/``Hilfe`` - so "Hilft das?" stays text;
-* comments: on a command line, text in parentheses after the value and
-  anything from ``#`` or ``//`` (at the start or after a space) to the end
-  is skipped; a line that is no command with its comment removed is read
-  as a whole, as before;
+* comments (``bot.mail.comments``): on a command line, text in parentheses
+  after the value and anything from ``#`` or ``//`` (at the start or after
+  a space) to the end is skipped; a line that is no command with its
+  comment removed is read as a whole, as before;
 * sign-offs: a closing line and up to three short lines after it that are
-  no command are a signature (``bot.mail.signoffs``), never "ignored".
+  no command are a signature (``bot.mail.signoffs``), never "ignored";
+* greetings and prose (``bot.mail.prose``): a short greeting as the first
+  line of the text is not read; a line that is no command is a message to a
+  person (``ParsedMoves.prose``: forwarded to the game master), a line that
+  goes with the commands (not mentioned), or an attempted command (listed
+  as ignored, "not understood").
 
 Bounded work (issue 11): every pattern is linear (no nested or adjacent
 quantifiers that can backtrack; possessive ones where a scan could
@@ -73,11 +83,7 @@ and, where the player's five numbers are recognisable, suggest them in the
 right form (``LineError.suggestion``, e.g. ``10-10-15-15-20`` for
 ``10.10.15.15.20x``).
 
-Language: ``en`` if English-only keywords (Lineup, New team, Password,
-Withdraw, Help, Short name, English row names) were used and no German-only
-ones; ``de`` if German ones were; otherwise a guess from common words
-(hello/thanks/regards vs hallo/danke/gruß, "AW:"/"WG:" prefixes), ``de``
-when undecided.
+Language: ``bot.mail.mail_language`` (keywords first, then common words).
 """
 
 from __future__ import annotations
@@ -86,26 +92,20 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from bot.mail.comments import split_comments
 from bot.mail.keywords import (
-    DE_ROW_WORDS,
-    DE_WORDS,
-    EN_ROW_WORDS,
-    EN_WORDS,
     EXAMPLE_LINEUP,
     EXAMPLES,
     FOR_TEAM,
     GERMAN_PREFIX,
     LABELLED_PAIR,
     LETTER,
-    LINE_COMMENT,
     LINEUP_RUN,
     MAX_LINE_CHARS,
     MAX_LINEUP_CHARS,
     MAX_SUBJECT_CHARS,
     MISSING,
-    NUMBER,
     QUOTES,
-    WORD,
     normalise,
     strip_subject_prefixes,
 )
@@ -122,14 +122,19 @@ from bot.mail.lineup_text import (
     suggest_lineup,
     tail_lineup,
 )
-from bot.mail.signoffs import MAX_NAME_LINE, MAX_NAME_LINES, is_signoff
+from bot.mail.mail_language import LanguageGuess
+from bot.mail.prose import Kind, is_greeting, judge
+from bot.mail.signoffs import MAX_NAME_LINE, MAX_NAME_LINES, is_name_line, is_signoff
 from bot.mail.typos import correct_keyword, team_key
-from bot.mail.vocabulary import CORE, KeywordCommand, Value, Vocabulary
+from bot.mail.vocabulary import CORE, KeywordCommand, Value, Vocabulary, separated
 from bot.rules.lineup import LABELS, Lineup
 from bot.rules.requests import (
     COMMENT,
+    LINE_SCOPE,
     LONG_TEXT,
+    MAIL_SCOPE,
     SIGNATURE,
+    TEAM_SCOPE,
     TOO_LONG,
     TYPO,
     GivePassword,
@@ -149,31 +154,39 @@ __all__ = [
 ]
 
 
+_Mark = tuple[int, int, int, int, frozenset[str], str | None, int]
+
+
 @dataclass
 class _State:
     requests: list[Request] = field(default_factory=list)
     errors: list[LineError] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
+    #: Lines that are a message to a person (``bot.mail.prose``).
+    prose: list[str] = field(default_factory=list)
     notes: list[ReadNote] = field(default_factory=list)
-    keyword_languages: set[str] = field(default_factory=set)
+    lang: LanguageGuess = field(default_factory=LanguageGuess)
     team_keys: frozenset[str] = frozenset()
     vocab: Vocabulary = CORE
     in_subject: bool = False
-    words_de: int = 0
-    words_en: int = 0
+    #: The team a line without a team name is for (``Team: NAME`` or
+    #: ``Neues Team: NAME`` before it), for the errors' ``team``.
+    selected: str | None = None
 
-    def mark(self) -> tuple[int, int, int, int, frozenset[str]]:
+    def mark(self) -> _Mark:
         return (len(self.requests), len(self.errors), len(self.ignored), len(self.notes),
-                frozenset(self.keyword_languages))
+                frozenset(self.lang.keywords), self.selected, len(self.prose))
 
-    def produced(self, mark: tuple[int, int, int, int, frozenset[str]]) -> bool:
-        """Did the lines read since ``mark`` give a request or an error?"""
-        return len(self.requests) > mark[0] or len(self.errors) > mark[1]
+    def produced(self, mark: _Mark) -> bool:
+        """Did the lines read since ``mark`` give a request, an error or a
+        message to a person?"""
+        return (len(self.requests) > mark[0] or len(self.errors) > mark[1]
+                or len(self.prose) > mark[6])
 
-    def undo(self, mark: tuple[int, int, int, int, frozenset[str]]) -> None:
+    def undo(self, mark: _Mark) -> None:
         del self.requests[mark[0]:], self.errors[mark[1]:]
-        del self.ignored[mark[2]:], self.notes[mark[3]:]
-        self.keyword_languages = set(mark[4])
+        del self.ignored[mark[2]:], self.notes[mark[3]:], self.prose[mark[6]:]
+        self.lang.keywords, self.selected = set(mark[4]), mark[5]
 
 
 def parse_moves(
@@ -188,7 +201,7 @@ def parse_moves(
     state = _State(team_keys=frozenset(team_key(n) for n in team_names if n), vocab=vocabulary)
     subject = subject or ""
     if GERMAN_PREFIX.match(subject[:100]):
-        state.words_de += 2
+        state.lang.words_de += 2
     head = strip_subject_prefixes(subject[: MAX_SUBJECT_CHARS + 200])
     too_long = len(subject) > MAX_SUBJECT_CHARS + 200 or len(head) > MAX_SUBJECT_CHARS
     stripped_subject = normalise(head[:MAX_SUBJECT_CHARS] if too_long else head)
@@ -197,20 +210,28 @@ def parse_moves(
         if too_long:
             _too_long(stripped_subject, 0, len(subject), MAX_SUBJECT_CHARS, state)
         else:
-            _count_words(stripped_subject, state)
+            state.lang.count_words(stripped_subject)
             _read_line(stripped_subject, 0, state)
         state.in_subject = False
     signature: list[str] = []  # the sign-off and the name lines after it
     signature_line = 0
+    first = True
+    last = ""
     for number, raw in enumerate((text or "").splitlines(), start=1):
         line = normalise(raw)
         if not line:
             continue
+        last = line
+        if first:
+            first = False
+            if is_greeting(line):  # "Hallo Spielleitung,": not read, not listed
+                state.lang.count_words(line)
+                continue
         if len(line) > MAX_LINE_CHARS:
             signature = _close_signature(signature, signature_line, state)
             _too_long(line[:MAX_LINE_CHARS], number, len(line), MAX_LINE_CHARS, state)
             continue
-        _count_words(line, state)
+        state.lang.count_words(line)
         if is_signoff(line):
             signature = _close_signature(signature, signature_line, state)
             signature, signature_line = [line], number
@@ -227,13 +248,16 @@ def parse_moves(
         signature = _close_signature(signature, signature_line, state)
         _read_line(line, number, state)
     _close_signature(signature, signature_line, state)
+    if state.ignored and state.ignored[-1] == last and is_name_line(last):
+        state.ignored.pop()  # "Sam" under the mail: a name, not a command
     return ParsedMoves(
         requests=tuple(state.requests),
         errors=tuple(state.errors),
         ignored=tuple(state.ignored),
-        language=_language(state),
-        language_known=bool(state.keyword_languages) or state.words_en != state.words_de,
+        language=state.lang.language,
+        language_known=state.lang.known,
         notes=tuple(state.notes),
+        prose=tuple(state.prose),
     )
 
 
@@ -264,7 +288,7 @@ def _too_long(head: str, number: int, length: int, limit: int, state: _State) ->
             line=quote_start(head), line_number=number,
             reason=f"{who} is too long ({length} characters, at most {limit} are read)",
             example=EXAMPLE_LINEUP, kind=TOO_LONG, part=quote_start(head), limit=limit,
-            length=length,
+            length=length, scope=MAIL_SCOPE,
         ))
         return
     _ignore(quote_start(head), state)
@@ -274,7 +298,7 @@ def _too_long(head: str, number: int, length: int, limit: int, state: _State) ->
 def _read_line(line: str, number: int, state: _State) -> None:
     """One line with comments and typos (module docstring); falls back to
     reading the line exactly as written."""
-    body, comments = _split_comments(line)
+    body, comments = split_comments(line)
     correction = None
     if state.vocab.keyword.match(body) is None:
         correction = correct_keyword(body, state.vocab.command_of, state.team_keys)
@@ -316,31 +340,6 @@ def _error_with_line(error: LineError, line: str) -> LineError:
     return LineError(**fields)
 
 
-def _split_comments(line: str) -> tuple[str, list[str]]:
-    """``line`` without its comments, and the comments as written: from
-    ``#`` or ``//`` to the end, then trailing ``(...)`` groups."""
-    comments: list[str] = []
-    body = line
-    marker = LINE_COMMENT.search(body)
-    if marker is not None and marker.start() > 0:
-        comments.append(body[marker.start():].strip())
-        body = body[: marker.start()].rstrip()
-    parens: list[str] = []
-    for _ in range(3):
-        if not body.endswith(")"):
-            break
-        opening = body.rfind("(")
-        if opening <= 0 or body[opening - 1] != " " or ")" in body[opening:-1]:
-            break
-        parens.insert(0, body[opening:])
-        body = body[:opening].rstrip()
-    if not body or (not LETTER.search(body) and not NUMBER.search(body)):
-        return line, []
-    if body.endswith((":", "=")):
-        return line, []  # "Manager: (Hans)": no value before it, so it is the value
-    return body, parens + comments
-
-
 def _command_shaped(line: str, vocab: Vocabulary) -> bool:
     """A corrected line must look like a command (module docstring)."""
     match = vocab.keyword.match(line)
@@ -353,7 +352,7 @@ def _command_shaped(line: str, vocab: Vocabulary) -> bool:
         return not rest.strip("?!. ")
     if command == "team" and lineup_candidate(rest) is not None:
         return False  # "Tean: 10-10-15-15-20" is a lineup for the team "Tean"
-    if re.search(r"[:=]", match.group("sep")):
+    if separated(match):
         return True
     return command == "lineup" and lineup_candidate(rest, guard=False) is not None
 
@@ -363,13 +362,13 @@ def _command_shaped(line: str, vocab: Vocabulary) -> bool:
 
 def _parse_line(line: str, number: int, state: _State) -> None:
     keyword = state.vocab.keyword.match(line)
-    if keyword is not None and re.search(r"[:=]", keyword.group("sep")):
+    if keyword is not None and separated(keyword):
         _keyword(keyword, line, number, state, explicit=True)
         return
     whole = lineup_candidate(line)
     if isinstance(whole, Lineup):
         state.requests.append(SetLineup(line=line, team=None, lineup=whole))
-        _note_row_words(line, state)
+        state.lang.note_row_words(line)
         return
     if keyword is not None and state.vocab.lookup(keyword.group("kw"))[0] == "lineup":
         value = lineup_candidate(keyword.group("rest"), guard=False)
@@ -404,16 +403,20 @@ def _keyword(
     für nächste Woche") and ignored."""
     command, language = state.vocab.lookup(match.group("kw"))
     if language is not None:
-        state.keyword_languages.add(language)
+        state.lang.keywords.add(language)
     rest = match.group("rest").strip()
     spec = state.vocab.command(command)
     if spec is not None:
         _on_command(spec, line, number, rest, state, explicit=explicit)
     elif command == "lineup":
         _on_lineup(line, number, rest, state, explicit=explicit)
+    elif command == "team" and not explicit and (
+            " " in match.group("kw").strip() or rest.endswith(("?", "!", "."))):
+        # "Mein Team hat keine Chance." / "Team ist super!": a sentence, not a command
+        _ignore_unless_lineup_shaped(line, line, number, state)
     elif not clean_name(rest):
         if explicit:
-            _error(line, number, MISSING[command], EXAMPLES[command], state)
+            _error(line, number, MISSING[command], EXAMPLES[command], state, scope=LINE_SCOPE)
         else:
             _ignore(line, state)
     else:
@@ -426,6 +429,7 @@ def _on_team(line: str, number: int, rest: str, state: _State) -> None:
         _lineup_or_error(line, number, split[0], split[1], state)
         return
     state.requests.append(SelectTeam(line=line, team=clean_name(rest)))
+    state.selected = clean_name(rest)
 
 
 def _on_lineup(line: str, number: int, rest: str, state: _State, *, explicit: bool) -> None:
@@ -440,7 +444,7 @@ def _on_lineup(line: str, number: int, rest: str, state: _State, *, explicit: bo
     direct = attempt_lineup(rest) if explicit else lineup_candidate(rest, guard=False)
     if isinstance(direct, Lineup):
         state.requests.append(SetLineup(line=line, team=None, lineup=direct))
-        _note_row_words(rest, state)
+        state.lang.note_row_words(rest)
         return
     without_for = strip_for(rest)
     split = (split_team_lineup(without_for) or tail_lineup(without_for)
@@ -461,9 +465,11 @@ def _on_register(line: str, number: int, rest: str, state: _State) -> None:
     name, _, short = rest.partition("/")
     name, short = clean_name(name), clean_name(short)
     if not name:
-        _error(line, number, MISSING["register"], EXAMPLES["register"], state)
+        _error(line, number, MISSING["register"], EXAMPLES["register"], state,
+               scope=LINE_SCOPE)
         return
     state.requests.append(RegisterTeam(line=line, name=name, short_name=short or None))
+    state.selected = name
     if lineup is not None:
         _lineup_or_error(line, number, name, lineup, state)
 
@@ -496,7 +502,7 @@ def _on_command(
     value = clean_name(rest) if spec.value is Value.REQUIRED else rest.strip()
     if spec.value is Value.REQUIRED and not value:
         if explicit:
-            _error(line, number, spec.missing, spec.example, state)
+            _error(line, number, spec.missing, spec.example, state, scope=LINE_SCOPE)
         else:
             _ignore(line, state)
         return
@@ -506,15 +512,22 @@ def _on_command(
         if not explicit:  # "Sprache ist egal": text that starts like a command (module doc)
             _ignore_unless_lineup_shaped(line, line, number, state)
             return
-        _error(line, number, str(problem), spec.example or EXAMPLE_LINEUP, state, part=value)
+        _error(line, number, str(problem), spec.example or EXAMPLE_LINEUP, state, part=value,
+               scope=LINE_SCOPE)
 
 
 # -- pieces -----------------------------------------------------------------------
 
 
 def _ignore(line: str, state: _State) -> None:
-    """Ignored lines are listed in the reply; the subject never is."""
-    if not state.in_subject:
+    """A line that is no command: a message to a person is kept for the game
+    master, an attempted command is listed in the reply as not understood,
+    anything else goes unmentioned (``bot.mail.prose``); the subject is never
+    listed."""
+    kind = judge(line, subject=state.in_subject)
+    if kind is Kind.MESSAGE:
+        state.prose.append(line)
+    elif kind is Kind.ATTEMPT and not state.in_subject:
         state.ignored.append(line)
 
 
@@ -529,11 +542,15 @@ def _ignore_unless_lineup_shaped(line: str, text: str, number: int, state: _Stat
 
 
 def _error(
-    line: str, number: int, reason: str, example: str, state: _State, *, part: str | None = None
+    line: str, number: int, reason: str, example: str, state: _State, *,
+    part: str | None = None, scope: str = TEAM_SCOPE, team: str | None = None,
 ) -> None:
+    """An error of ``line``; a lineup's (``TEAM_SCOPE``) belongs to ``team``,
+    or without one to the team selected before the line (``LineError``)."""
     state.errors.append(LineError(
         line=line, line_number=number, reason=reason, example=example, part=part,
-        suggestion=suggest_lineup(part, reason) if part else None,
+        suggestion=suggest_lineup(part, reason) if part else None, scope=scope,
+        team=(team or state.selected) if scope == TEAM_SCOPE else None,
     ))
 
 
@@ -542,33 +559,7 @@ def _lineup_or_error(
 ) -> None:
     if isinstance(candidate, Lineup):
         state.requests.append(SetLineup(line=line, team=team, lineup=candidate))
-        _note_row_words(line, state)
+        state.lang.note_row_words(line)
     else:
-        _error(line, number, candidate.reason, EXAMPLE_LINEUP, state, part=candidate.text)
-
-
-# -- language -------------------------------------------------------------------------
-
-
-def _count_words(line: str, state: _State) -> None:
-    for word in WORD.findall(line.lower()):
-        if word in DE_WORDS:
-            state.words_de += 1
-        elif word in EN_WORDS:
-            state.words_en += 1
-
-
-def _note_row_words(text: str, state: _State) -> None:
-    for word in WORD.findall(text.lower()):
-        if word in EN_ROW_WORDS:
-            state.keyword_languages.add("en")
-        elif word in DE_ROW_WORDS:
-            state.keyword_languages.add("de")
-
-
-def _language(state: _State) -> str:
-    if "de" in state.keyword_languages:
-        return "de"
-    if "en" in state.keyword_languages:
-        return "en"
-    return "en" if state.words_en > state.words_de else "de"
+        _error(line, number, candidate.reason, EXAMPLE_LINEUP, state, part=candidate.text,
+               team=team)

@@ -37,15 +37,23 @@ CORE_KEYWORDS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
     ("password", "en", ("password",)),
     ("lineup", "de", ("aufstellung",)),
     ("lineup", "en", ("lineup", "line-up", "line up")),
-    ("team", "de", ("mannschaft",)),
+    ("team", "de", ("mannschaft", "mein team", "meine mannschaft")),
+    ("team", "en", ("my team",)),
     ("team", None, ("team",)),
 )
-#: The right form of a core keyword line, and why one without its value is unreadable.
+def N_(message: str) -> str:
+    """Mark ``message`` for the message catalog (Babel extracts ``N_`` calls):
+    an example is shown in the reader's language (``reply_macros.j2``)."""
+    return message
+
+
+#: The right form of a core keyword line (a message of the catalog, in the
+#: mail's language in the reply), and why one without its value is unreadable.
 EXAMPLES = {
-    "team": "Team: Rote Teufel",
-    "register": "Neues Team: FC Wanderer Altona / Wanderer",
-    "short": "Kurzname: Wanderer",
-    "password": "Passwort: k7f-x2q",
+    "team": N_("Team: Red Devils"),
+    "register": N_("New team: FC Wanderers Altona / Wanderers"),
+    "short": N_("Short name: Wanderers"),
+    "password": N_("Password: k7f-x2q"),
 }
 MISSING = {
     "team": "no team name after the keyword",
@@ -73,6 +81,9 @@ TAIL_LINEUP = re.compile(
     r"(?<=\s)(?P<lineup>[+-]?\d++(?:[.,]\d++)?+(?:\s?[-/]\s?[+-]?\d++(?:[.,]\d++)?+){3,5})"
     r"\s?\.?$"
 )
+#: Numbers of at most three digits separated by single spaces at the end of a
+#: line, after a space (``Dublin Harps 0 10 30 20 20``; at least five are needed).
+SPACED_TAIL = re.compile(r"(?<=\s)(?P<lineup>\d{1,3}+(?: \d{1,3}+)++)\.?$")
 #: Four or more numbers of at most three digits joined by ``-`` or ``/``
 #: (``10-10-15-15-20``; not a phone number's ``0171-...`` or a date).
 LINEUP_RUN = re.compile(
@@ -90,7 +101,14 @@ LINE_COMMENT = re.compile(r"(?:^|(?<=\s))(?:#|//)")
 NUMBER_RUN = re.compile(r"\d+")
 GLUED = re.compile(r"\d[^\W\d_]|[^\W\d_]\d")
 UNLABELLED = re.compile(r"[\d\s\-/,;:.]+")
-TEAM_LEFT = re.compile(r"^(?:team|mannschaft)\s*:\s*(?P<team>.+)$", re.IGNORECASE)
+TEAM_LEFT = re.compile(
+    r"^(?:team|mannschaft|mein\s+team|meine\s+mannschaft|my\s+team)\s*(?:[:=–—]|-(?=\s))\s*"
+    r"(?P<team>.+)$",
+    re.IGNORECASE,
+)
+#: A separator between a team name and its lineup (RULES.md §11): ``:``, ``=``,
+#: ``–``, ``—``, or ``-`` before a space (the spaces around it belong to it).
+SEPARATOR_CHAR = re.compile(r"[:=–—]|-(?=\s)")
 QUOTES = "\"'„“”‚‘’»«"
 
 EN_ROW_WORDS = frozenset(

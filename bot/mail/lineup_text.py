@@ -27,6 +27,8 @@ from bot.mail.keywords import (
     NUMBER_RUN,
     QUOTED_CHARS,
     QUOTES,
+    SEPARATOR_CHAR,
+    SPACED_TAIL,
     TAIL_LINEUP,
     TEAM_LEFT,
     UNLABELLED,
@@ -36,6 +38,8 @@ from bot.rules.errors import InvalidLineupError
 from bot.rules.lineup import LABELS, Lineup
 
 Candidate = Lineup | InvalidLineupError
+#: Separators and spaces stripped from the end of a team name before its lineup.
+NAME_END = " :=–—-"
 
 
 def quote_start(line: str) -> str:
@@ -126,38 +130,66 @@ def looks_like_lineup(text: str, *, guard: bool = True) -> bool:
 
 
 def split_team_lineup(text: str) -> tuple[str | None, Candidate] | None:
-    """``"NAME: L"`` split at the first colon after which a lineup candidate
-    follows; the name must not itself be part of a labelled lineup."""
-    tried = 0
-    for position in _colons(text):
-        tried += 1
+    """``"NAME: L"`` split at a separator (RULES.md §11: ``:`` ``=`` ``–``
+    ``—`` or ``-`` before a space) after which a lineup candidate follows; the name must
+    not itself be part of a labelled lineup. The first separator followed by
+    a valid lineup wins (``Hannover 96 - 10-10-15-15-20``); without one, the
+    first followed by a broken lineup, but never a separator inside a
+    lineup (``Rote Teufel 10 - 10 - 15 - 15 - 20`` is the name and a lineup
+    written with spaced dashes, ``tail_lineup``; ``Rote Teufel T=10, A=10,
+    ...`` a labelled one, ``labelled_tail``)."""
+    broken: tuple[str | None, Candidate] | None = None
+    for tried, (start, end) in enumerate(_separators(text), start=1):
         if tried > MAX_COLONS:
             break
-        left, right = text[:position].strip(), text[position + 1 :].strip()
+        left, right = text[:start].strip(), text[end:].strip()
         if not left or not right or not LETTER.search(left):
             continue
         if looks_like_lineup(left + " 0 0 0"):
             continue  # "T: 10 A: 10 ..." - the colon belongs to the lineup
         candidate = lineup_candidate(right)
-        if candidate is not None:
+        if isinstance(candidate, Lineup):
             return team_from_left(left), candidate
-    return None
+        if candidate is not None and broken is None and not _inside_lineup(
+                left, text[start:end].strip(), right):
+            broken = team_from_left(left), candidate
+    return broken
 
 
-def _colons(text: str) -> Iterable[int]:
-    position = text.find(":")
-    while position >= 0:
-        yield position
-        position = text.find(":", position + 1)
+def _inside_lineup(left: str, separator: str, right: str) -> bool:
+    """The separator belongs to the lineup: ``10 - 10`` (a spaced dash between
+    numbers) or ``T=10`` / ``T: 10`` (a row label before it)."""
+    if not right[:1].isdigit():
+        return False
+    if separator == "-" and left[-1:].isdigit():
+        return True
+    last = WORD.findall(left[-20:])
+    return bool(last) and left[-len(last[-1]):] == last[-1] and last[-1].lower() in LABELS
+
+
+def _separators(text: str) -> Iterable[tuple[int, int]]:
+    """(start, end) of each separator of ``text``, left to right."""
+    for match in SEPARATOR_CHAR.finditer(text):
+        start, end = match.start(), match.end()
+        while start > 0 and text[start - 1].isspace():
+            start -= 1
+        while end < len(text) and text[end].isspace():
+            end += 1
+        yield start, end
 
 
 def tail_lineup(text: str) -> tuple[str | None, Candidate] | None:
     """``"NAME 10-10-15-15-20"``: a name followed by four to six numbers
-    separated by ``-`` or ``/`` (five: a lineup; otherwise an error)."""
+    separated by ``-`` or ``/`` (five: a lineup; otherwise an error); or a
+    name followed by five numbers separated by spaces (``NAME 10 10 15 15
+    20``; more numbers before them belong to the name: ``Hannover 96 10 10
+    15 15 20``)."""
+    if not text.rstrip(" .")[-1:].isdigit():
+        return None  # both forms end with a number
     match = TAIL_LINEUP.search(text)
     if match is None:
-        return None
-    name = text[: match.start()].strip().rstrip(" :")
+        return _spaced_tail(text)
+    name = text[: match.start()].strip().rstrip(NAME_END)
     if not LETTER.search(name):
         return None
     if looks_like_lineup(name + " 0 0 0"):
@@ -167,13 +199,26 @@ def tail_lineup(text: str) -> tuple[str | None, Candidate] | None:
     return team_from_left(name), attempt_lineup(match.group("lineup"))
 
 
+def _spaced_tail(text: str) -> tuple[str | None, Candidate] | None:
+    match = SPACED_TAIL.search(text)
+    if match is None:
+        return None
+    numbers = match.group("lineup").split()
+    if len(numbers) < 5:
+        return None
+    name = (text[: match.start()] + " ".join(numbers[:-5])).strip().rstrip(NAME_END)
+    if not LETTER.search(name) or looks_like_lineup(name + " 0 0 0"):
+        return None
+    return team_from_left(name), attempt_lineup(" ".join(numbers[-5:]))
+
+
 def labelled_tail(text: str) -> tuple[str | None, Candidate] | None:
     """``"NAME T10 A10 V15 M15 S20"``: a name followed by a labelled lineup
     (four or more rows labelled, in any order)."""
     pairs = [m for m in LABELLED_PAIR.finditer(text) if m.group(1).lower() in LABELS]
     if len({LABELS[m.group(1).lower()] for m in pairs}) < 4:
         return None
-    name = text[: pairs[0].start()].strip().rstrip(":").strip()
+    name = text[: pairs[0].start()].strip().rstrip(NAME_END)
     if not LETTER.search(name) or looks_like_lineup(name + " 0 0 0"):
         return None
     return team_from_left(name), attempt_lineup(text[pairs[0].start():])

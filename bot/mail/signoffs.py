@@ -3,7 +3,8 @@
 A closing line - a common German or English sign-off, alone or followed on
 the same line by a short name (``Gruß Hans``, ``Cheers, Tom``) - and the
 few short lines after it (the name, a nickname) are a signature: not read
-and not listed as "not understood". Only lines of at most ``MAX_SIGNOFF``
+and not listed as "not understood"; so is a name alone as the mail's last
+line (``Sam``; ``is_name_line``). Only lines of at most ``MAX_SIGNOFF``
 characters are looked at, so the work per line is bounded.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_NAME_LINE", "MAX_NAME_LINES", "MAX_SIGNOFF", "is_signoff"]
+__all__ = ["MAX_NAME_LINE", "MAX_NAME_LINES", "MAX_SIGNOFF", "is_name_line", "is_signoff"]
 
 #: Longest line taken for a sign-off.
 MAX_SIGNOFF = 60
@@ -42,6 +43,18 @@ _SIGNOFF = re.compile(
     r"(?:[\s,;.!-]+[^\W\d_][^\W\d_.'-]*\.?){0,3}[\s,;.!:)-]*",
     re.IGNORECASE,
 )
+
+
+#: A name as the last line of a mail without a sign-off (``Sam``, ``Mike O'Brien``,
+#: ``Lena B.``): one to three capitalised words.
+_NAME_LINE = re.compile(r"[^\W\d_a-zß][^\W\d_]*+(?:[.'’-][^\W\d_]*+)*+\.?"
+                        r"(?: [^\W\d_a-zß][^\W\d_]*+(?:[.'’-][^\W\d_]*+)*+\.?){0,2}")
+
+
+def is_name_line(line: str) -> bool:
+    """True when ``line`` reads like a name signed under a mail (the grammar
+    asks about the last line only)."""
+    return len(line) <= MAX_NAME_LINE and _NAME_LINE.fullmatch(line) is not None
 
 
 def is_signoff(line: str) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
@@ -24,6 +25,8 @@ __all__ = ["Correction", "correct_keyword", "edits_allowed", "team_key"]
 #: The first word (letters, one inner hyphen allowed) and, after one space, the second.
 _FIRST_WORDS = re.compile(r"([^\W\d_]++(?:-[^\W\d_]++)?+)(?: ([^\W\d_]++))?+")
 _SHORTEST = 3
+#: The most edits any keyword allows (``edits_allowed``).
+_MOST_EDITS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +49,18 @@ def team_key(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
+@lru_cache(maxsize=16)
+def _table(spellings: tuple[str, ...]) -> dict[tuple[bool, int], list[tuple[str, int]]]:
+    """The spellings made of letters by (two words?, length): (spelling, edits
+    allowed); a word is compared with those of about its length only."""
+    table: dict[tuple[bool, int], list[tuple[str, int]]] = {}
+    for spelling in spellings:
+        if _FIRST_WORDS.fullmatch(spelling):
+            key = (" " in spelling, len(spelling))
+            table.setdefault(key, []).append((spelling, edits_allowed(spelling)))
+    return table
+
+
 def correct_keyword(
     line: str, spellings: Mapping[str, str], team_keys: Iterable[str] = ()
 ) -> Correction | None:
@@ -63,14 +78,19 @@ def correct_keyword(
     if team_key(one) in teams or (two and team_key(two) in teams) or before_colon in teams:
         return None
     found: list[tuple[int, str, str]] = []  # (distance, spelling, written)
-    for spelling in spellings:
-        written = two if " " in spelling else one
+    table = _table(tuple(spellings))
+    for pair, written in ((False, one), (True, two)):
         if written is None or len(written) < _SHORTEST:
             continue
-        allowed = edits_allowed(spelling)
-        distance = OSA.distance(written.casefold(), spelling, score_cutoff=allowed)
-        if 0 < distance <= allowed:
-            found.append((distance, spelling, written))
+        folded = written.casefold()
+        size = len(folded)
+        for length in range(size - _MOST_EDITS, size + _MOST_EDITS + 1):
+            for spelling, allowed in table.get((pair, length), ()):
+                if abs(size - length) > allowed:
+                    continue  # more insertions or deletions than allowed
+                distance = OSA.distance(folded, spelling, score_cutoff=allowed)
+                if 0 < distance <= allowed:
+                    found.append((distance, spelling, written))
     if not found or len({spellings[s] for _, s, _ in found}) != 1:
         return None
     _, spelling, written = min(found, key=lambda f: (f[0], -len(f[1])))

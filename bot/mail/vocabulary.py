@@ -126,18 +126,34 @@ class Vocabulary:
         return Vocabulary((*self.commands, *commands))
 
 
+#: The separators after a keyword or a team name that say "the value follows"
+#: (RULES.md §11): ``:`` ``=`` ``–`` ``—``, with or without spaces, and ``-``
+#: followed by a space (``Aufstellung - 10-8-25-20-20``). A ``-`` glued to
+#: what follows is no separator: it may be a minus sign (``-10-10-15-15-20``
+#: stays an error) or part of a word (``Team-Rot``).
+SEPARATOR = r"\s*+(?:[:=–—]\s*+|-\s++)"
+_EXPLICIT = re.compile(r"[:=–—-]")
+
+
+def separated(keyword: re.Match[str]) -> bool:
+    """A keyword match of ``Vocabulary.keyword`` whose separator is one of
+    ``SEPARATOR`` (not only spaces): a missing or unreadable value is then
+    an error of the line, not ordinary text."""
+    return _EXPLICIT.search(keyword.group("sep")) is not None
+
+
 def _keyword_pattern(spelling: Mapping[str, object]) -> re.Pattern[str]:
     """A keyword at the start of a line, then its separator and the rest.
     Longer spellings first; a keyword is a whole word (``Statusbericht`` is
-    not ``Status``); the separator is a colon or ``=`` (with spaces), spaces,
-    or nothing when only ``?``, ``!`` or ``.`` follow."""
+    not ``Status``, ``Team-Rot`` is no ``Team``); the separator is one of
+    ``SEPARATOR``, spaces, or nothing when only ``?``, ``!`` or ``.`` follow."""
     return re.compile(
         r"^(?P<kw>"
         + "|".join(
             re.escape(s).replace(r"\ ", r"\s+")
             for s in sorted(spelling, key=len, reverse=True)
         )
-        + r")(?![\w-])(?P<sep>\s*[:=]\s*|\s+|(?=[?!.]*$))(?P<rest>.*)$",
+        + r")(?!\w|-\S)(?P<sep>" + SEPARATOR + r"|\s+|(?=[?!.]*$))(?P<rest>.*)$",
         re.IGNORECASE,
     )
 

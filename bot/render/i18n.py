@@ -142,11 +142,12 @@ def message_key(message: MessageId, context: str | None = None) -> MessageKey:
 #: patterns): the reasons of an unreadable line, which the rules core words in
 #: English (marked ``N_``), the units of a duration, everything the console
 #: says (``_``, ``ngettext`` of ``bot.render.words.Words``; errors marked
-#: ``N_``), the connection check's lines, the worker's notices, and the
+#: ``N_``), the grammar's examples, the connection check's lines, the worker's notices, and the
 #: commands' examples, reasons and digest sentences.
 PYTHON_SOURCES: tuple[str, ...] = (
     "render/notices.py",
     "render/reasons.py",
+    "mail/keywords.py",
     "render/words.py",
     "render/connection_words.py",
     "render/formatting.py",

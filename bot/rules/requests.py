@@ -41,10 +41,12 @@ class SetLineup(Request):
 
 @dataclass(frozen=True, slots=True)
 class RegisterTeam(Request):
-    """``Neues Team: NAME / SHORT``."""
+    """``Neues Team: NAME / SHORT``; ``implied``: read from a first mail's
+    ``Team: NAME`` or ``NAME: LINEUP`` (RULES.md §11), not written as such."""
 
     name: str
     short_name: str | None = None
+    implied: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,19 @@ UNREADABLE = "unreadable"
 TOO_LONG = "too_long"
 
 
+#: ``LineError.scope`` (RULES.md §11, each team stands alone): a lineup or
+#: registration line; it keeps its team from being stored (``LineError.team``,
+#: or with no team named, the team the line would be for: the one selected
+#: before it, else the manager's only team, else the whole mail).
+TEAM_SCOPE = "team"
+#: ``LineError.scope``: a command's own line (a value it cannot read); the
+#: rest of the mail is carried out.
+LINE_SCOPE = "line"
+#: ``LineError.scope``: a line too long to read, which could be anything;
+#: nothing of the mail is stored.
+MAIL_SCOPE = "mail"
+
+
 @dataclass(frozen=True, slots=True)
 class LineError:
     """A line that could not be understood but must not be ignored
@@ -76,6 +91,8 @@ class LineError:
     ``…``); ``part`` the exact part that could not be read (e.g. the text
     after the keyword), ``suggestion`` the player's own numbers in the right
     form when they are recognisable (``10-10-15-15-20``), else None.
+    ``scope`` and ``team``: what the error keeps from being stored (the
+    ``*_SCOPE`` constants above).
     """
 
     line: str
@@ -87,6 +104,8 @@ class LineError:
     suggestion: str | None = None
     limit: int | None = None
     length: int | None = None
+    scope: str = TEAM_SCOPE
+    team: str | None = None
 
 
 #: ``ReadNote.kind``: a mistyped keyword read as the keyword
@@ -128,6 +147,9 @@ class ParsedMoves:
     language_known: bool = True
     #: Typos read as keywords, comments skipped, signatures, long text lines.
     notes: tuple[ReadNote, ...] = ()
+    #: Lines that are plainly a message to a person (a question, sentences):
+    #: the mail is forwarded to the game master (RULES.md §11).
+    prose: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:

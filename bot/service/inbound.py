@@ -16,7 +16,9 @@
    manager, auto-replies and the bot's own mail are only ledgered;
 5. a human's mail is checked against the limits, parsed, applied by the
    league, and its one reply rendered and queued in the outbox — the ledger
-   row, the state change and the reply inside ONE savepoint of the batch;
+   row, the state change and the reply inside ONE savepoint of the batch; a
+   message to a person in it is forwarded to the game master in the same
+   savepoint (``bot.service.forward``);
 6. if anything unexpected fails, or reading the mail runs past
    ``handling_seconds``, only that mail's savepoint is rolled back and the
    failed attempt is counted in the ledger (a ``retry`` row); the mail stays
@@ -54,12 +56,13 @@ from bot.mail.transport import IncomingMail, MailSource, header_section
 from bot.mail.vocabulary import Vocabulary
 from bot.render.model import RenderedMail
 from bot.render.reply import Problem, render_problem, render_reply
-from bot.rules.requests import GivePassword, ParsedMoves
+from bot.rules.requests import ParsedMoves
 from bot.service import erasure
 from bot.service.bounded import ISOLATE_ABOVE, run_bounded
 from bot.service.commands import Registry, registry
-from bot.service.commands.runner import carry_out
+from bot.service.commands.runner import carry_out, password_candidates
 from bot.service.context import Context
+from bot.service.forward import forward_to_gm, gm_reachable
 from bot.service.outgoing import Sender, queue_mail
 from bot.service.settings import IngestSettings
 from bot.storage import ledger, managers
@@ -279,6 +282,11 @@ class Ingestor:
         if len(moves.requests) + len(moves.errors) > s.max_command_lines:
             return self._problem(conn, inbound_id, parsed, spooled, now, "too_many_lines",
                                  s.max_command_lines, language=moves.language)
+        # A message to a person goes to the game master, once (RULES.md §11).
+        forward = bool(moves.prose) and gm_reachable(self.context, parsed.sender)
+        if forward:
+            forward_to_gm(conn, self.context, parsed, key=spooled.sha256, now=now,
+                          inbound_id=inbound_id)
         thread = bot_thread(parsed) if moves.empty else None
         if thread is not None and ledger.thread_answered_since(
             conn, parsed.sender, thread, since=now - timedelta(days=1), other_than=inbound_id
@@ -286,7 +294,8 @@ class Ingestor:
             return self._finish(
                 conn, inbound_id, InboundKind.HUMAN,
                 f"{Outcome.NO_REPLY}: answers the bot's mail without a command; "
-                f"that thread was answered today already {thread_tag(thread)}", parsed,
+                f"that thread was answered today already"
+                f"{'; forwarded' if forward else ''} {thread_tag(thread)}", parsed,
                 code=Outcome.NO_REPLY, thread=thread,
             )
         outcome = carry_out(
@@ -300,6 +309,7 @@ class Ingestor:
             inbound_id=inbound_id,
             message_id=parsed.message_id,
             commands=self.commands,
+            forwarded=forward,
         )
         rendered = render_reply(
             outcome,
@@ -419,8 +429,9 @@ class Ingestor:
     def _valid_password(
         self, conn: sqlite3.Connection, sender: str, moves: ParsedMoves | None
     ) -> bool:
-        """The mail carries the right password of its sender's manager."""
-        given = [r.password for r in moves.requests if isinstance(r, GivePassword)] if moves else []
+        """The mail carries the right password of its sender's manager (a
+        flood of candidates is checked by nobody: ``password_candidates``)."""
+        given = password_candidates(moves) if moves else None
         if not given:
             return False
         try:

@@ -40,6 +40,7 @@ def queue_mail(
     in_reply_to: str | None = None,
     references: Sequence[str] = (),
     list_unsubscribe: str | None = None,
+    reply_to: str | None = None,
 ) -> int:
     """Compose ``rendered`` for ``to`` and queue it; returns the outbox row id.
     Queuing the same ``key`` for the same recipient again changes nothing."""
@@ -57,6 +58,7 @@ def queue_mail(
         in_reply_to=in_reply_to,
         references=references,
         list_unsubscribe=list_unsubscribe,
+        reply_to=reply_to,
         language=rendered.language,
         attachments=tuple(Attachment(*a) for a in rendered.attachments),
     )

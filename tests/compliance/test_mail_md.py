@@ -169,10 +169,14 @@ def test_team_and_lineup_in_one_line_without_colon(form: str) -> None:
 
 
 def test_unknown_lines_are_ignored_and_listed(game: Game) -> None:
-    body = "Hallo Spielleitung,\nNeues Team: Eulen\nAufstellung: 10-10-15-15-20\nWir sehen uns!\n"
+    """Only lines that look like an attempted command are listed; a greeting
+    and a line that goes with the commands are not (RULES.md §11)."""
+    body = ("Hallo Spielleitung,\nNeues Team: Eulen\nAufstellung: 10-10-15-15-20\n"
+            "Taktik: offensiv\nWir sehen uns!\n")
     game.send(game.mail("eule@player.example", body))
     [(_, text)] = replies(game)
-    assert "übergangen: | Hallo Spielleitung, | Wir sehen uns!" in text
+    assert "übergangen: | Taktik: offensiv --" in text
+    assert "Hallo Spielleitung" not in text and "Wir sehen uns" not in text
     assert moves_rows(game) == [("Eulen", "10-10-15-15-20")]
 
 
@@ -194,7 +198,7 @@ def test_lineup_like_lines_that_are_invalid_are_errors(line: str) -> None:
     [error] = moves.errors
     assert (error.line, error.line_number, error.example) == (line, 2, "10-10-15-15-20")
     assert error.reason
-    assert moves.ignored == ("Hallo",)
+    assert moves.ignored == ()  # the greeting "Hallo" is not listed (RULES.md §11)
 
 
 @pytest.mark.parametrize(
@@ -204,7 +208,9 @@ def test_lineup_like_lines_that_are_invalid_are_errors(line: str) -> None:
 )
 def test_ordinary_lines_with_numbers_stay_ignored(line: str) -> None:
     moves = parse_moves("", line)
-    assert moves.requests == () and moves.errors == () and moves.ignored == (line,)
+    assert moves.requests == () and moves.errors == ()
+    # listed as not understood, unless it only goes with the commands (RULES.md §11)
+    assert moves.ignored == (() if line == "Spielrunde 3 / 5" else (line,))
 
 
 def test_subject_is_read_without_reply_prefixes(game: Game) -> None:
@@ -260,7 +266,8 @@ def test_one_reply_per_human_mail_and_errors_quote_line_and_example(game: Game) 
     game.send(game.mail("a@player.example", "Neues Team: Alpha\n10-10-15-15-20"))
     game.send(game.mail("b@player.example", "Neues Team: Beta\nAufstellung: 10-10-15-15"))
     game.send(game.mail("c@player.example", "Was ist das hier?"))
-    sent = replies(game)
+    # the question also goes to the game master (RULES.md §11)
+    sent = [(to, text) for to, text in replies(game) if to != "gm@turnited.example"]
     assert sorted(to for to, _ in sent) == ["a@player.example", "b@player.example",
                                            "c@player.example"]
     error = dict(sent)["b@player.example"]

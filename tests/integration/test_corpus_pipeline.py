@@ -6,7 +6,9 @@ For every file: no exception, archived in the spool byte for byte, exactly
 one ledger row with the kind decided in ``tests/mail/test_corpus.py``; no
 reply to bounces, auto-replies or mail without a usable sender; exactly one
 "no command found" reply (with the how-to) to every human mail, threaded
-under its Message-ID when that id is usable.
+under its Message-ID when that id is usable; a human mail that is plainly a
+message to a person is forwarded to the game master as well, and its reply
+says so instead (RULES.md §11).
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ NOT_UNDERSTOOD = {
     "de": ("In deiner Mail habe ich keinen Befehl gefunden.", "So spielst du mit"),
     "en": ("I found no command in your mail.", "How to play"),
 }
+#: The sentence for "forwarded to the game master", per language.
+FORWARDED = {
+    "de": "Deine Nachricht habe ich an die Spielleitung weitergeleitet",
+    "en": "I forwarded your message to the game master",
+}
+GM_ADDRESS = "gm@turnited.example"
 
 
 def make_app(state: Path) -> App:
@@ -47,7 +55,7 @@ def make_app(state: Path) -> App:
             "state_dir": str(state),
             "game": {"name": "Turnited Korpus"},
             "schedule": {"timezone": "Europe/Berlin", "deadlines": {"cron": "0 20 * * SUN"}},
-            "gm": {"address": "gm@turnited.example"},
+            "gm": {"address": GM_ADDRESS},
             "mail": {"transport": "maildir", "address": BOT_ADDRESS},
         },
         state.parent,
@@ -155,8 +163,11 @@ def test_one_not_understood_reply_to_people_none_to_machines(run: Run, path: Pat
         if kind == "unreadable":  # no usable sender: ledgered, nobody to answer
             assert sender is None and outcome.startswith("no reply")
         return
-    assert outcome.endswith("nothing_to_do")
-    [(_inbound, reply_id, reply_kind, recipient, state)] = rows
+    forwarded = "forwarded" in outcome.split(": ", 1)[1].split(", ")
+    assert outcome.endswith("nothing_to_do") or forwarded, outcome
+    forwards = [r for r in rows if r[2] == "notice"]
+    assert [r[3] for r in forwards] == ([GM_ADDRESS] if forwarded else [])
+    [(_inbound, reply_id, reply_kind, recipient, state)] = [r for r in rows if r[2] != "notice"]
     assert (reply_kind, state) == ("reply", "sent")
     assert recipient == sender == read_message(path.read_bytes()).sender
     reply = run.sent[reply_id]
@@ -164,7 +175,9 @@ def test_one_not_understood_reply_to_people_none_to_machines(run: Run, path: Pat
     assert reply["Auto-Submitted"] == "auto-replied"
     text = reply.get_body(("plain",)).get_content()
     sentence, howto = NOT_UNDERSTOOD[str(reply["Content-Language"])]
-    assert sentence in text and howto in text
+    if forwarded:  # a stranger's message: forwarded, and he gets the how-to
+        sentence = FORWARDED[str(reply["Content-Language"])]
+    assert sentence in " ".join(text.split()) and howto in text
     if message_id and is_message_id(message_id):
         # (a long id is folded onto its own line; the parser keeps the fold's space)
         assert str(reply["In-Reply-To"]).strip() == message_id
@@ -175,9 +188,11 @@ def test_one_not_understood_reply_to_people_none_to_machines(run: Run, path: Pat
 
 def test_exactly_one_sent_reply_per_human_mail(run: Run) -> None:
     humans = sum(1 for kind, _ in EXPECTED.values() if kind == HUMAN)
-    replies = [row for rows in run.outbox.values() for row in rows]
-    assert len(replies) == humans == run.sent_count == len(run.sent)
-    assert run.report.replies == humans
+    rows = [row for rows in run.outbox.values() for row in rows]
+    replies = [row for row in rows if row[2] == "reply"]
+    forwards = [row for row in rows if row[2] == "notice"]  # to the game master
+    assert len(replies) == humans == run.report.replies
+    assert len(replies) + len(forwards) == run.sent_count == len(run.sent)
 
 
 def test_bounces_are_recorded_against_their_failed_recipients(run: Run) -> None:
@@ -208,7 +223,9 @@ def test_the_corpus_again_is_recognised_and_changes_nothing(tmp_path: Path) -> N
     assert all(r.duplicate for r in second.results)
     with app.db.read() as conn:
         assert conn.execute("SELECT COUNT(*) FROM inbound").fetchone()[0] == len(FILES)
-        assert conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0] == first.replies
+        forwards = sum("forwarded" in r.outcome for r in first.results)
+        assert conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0] == (
+            first.replies + forwards)
     app.close()
 
 
@@ -229,11 +246,13 @@ def test_a_message_id_without_domain_still_gets_its_one_reply(tmp_path: Path) ->
     deliver(inbox, _human_mail("<xxxx>", "<older@player.example>"))
     deliver(inbox, _human_mail("<fresh@player.example>", "<bad> <older@player.example>"))
     report = app.poll_once()
-    assert [r.outcome for r in report.results] == ["accepted round 1: nothing_to_do"] * 2
+    # a question: forwarded to the game master too (RULES.md §11)
+    assert [r.outcome for r in report.results] == ["accepted round 1: forwarded, help"] * 2
     assert report.replies == 2
     app.drain_outbox()
     replies = [email.message_from_bytes(m.raw, policy=policy.default)
                for m in read_sent(app.config.maildir_root)]
+    replies = [r for r in replies if r["To"].addresses[0].addr_spec != GM_ADDRESS]
     assert [r["In-Reply-To"] for r in replies] == [None, "<fresh@player.example>"]
     assert replies[0]["References"] is None
     assert str(replies[1]["References"]) == "<older@player.example> <fresh@player.example>"

@@ -357,7 +357,10 @@ def test_two_new_teams_cannot_make_room_for_a_third(league):
     anna = Player(league, "anna@example.org")
     out = anna.send(register("Alpha"), register("Beta"), register("Gamma"))
     assert [e.code for e in out.errors] == [Code.TOO_MANY_TEAMS]
-    assert count(league, "SELECT COUNT(*) FROM teams") == 0
+    # Each team stands alone (RULES.md §11): Gamma's refusal leaves Alpha and Beta stored.
+    assert [t.name for t in out.teams] == ["Alpha", "Beta"]
+    assert count(league, "SELECT COUNT(*) FROM teams") == 2
+    assert out.accepted and Code.PARTLY_STORED in out.codes()
 
 
 def test_lineup_for_a_doomed_team_repeats_the_warning(league):

@@ -40,4 +40,6 @@ def test_a_password_called_vergessen_is_still_a_password():
 
 def test_a_sentence_about_it_is_text():
     moves = parse_moves("", "Ich habe mein Passwort vergessen")
-    assert moves.requests == () and moves.ignored == ("Ich habe mein Passwort vergessen",)
+    assert moves.requests == () and moves.ignored == ()
+    # a message to a person: forwarded to the game master (RULES.md §11)
+    assert moves.prose == ("Ich habe mein Passwort vergessen",)

@@ -189,7 +189,7 @@ def test_comments_on_command_lines_are_skipped_and_noted(line, comments, expecte
 def test_hash_inside_a_value_and_parentheses_in_text_are_no_comments() -> None:
     moves = parse_moves("", "Passwort: k7f#x2q\nIch spiele (hoffentlich) gut (glaube ich)")
     assert moves.requests == (GivePassword("Passwort: k7f#x2q", "k7f#x2q"),)
-    assert moves.ignored == ("Ich spiele (hoffentlich) gut (glaube ich)",)
+    assert moves.prose == ("Ich spiele (hoffentlich) gut (glaube ich)",)  # text, not a comment
     assert moves.notes == ()
 
 
@@ -243,7 +243,7 @@ def test_a_command_after_a_sign_off_is_still_read_and_long_text_ends_the_signatu
     moves = parse_moves("", text)
     assert moves.requests == (SetLineup("Aufstellung: 1-2-3-4-5", None, L("1-2-3-4-5")),)
     assert notes(moves, SIGNATURE) == [(1, "Viele Grüße / Lena", None), (4, "Gruß", None)]
-    assert moves.ignored == (
+    assert moves.prose == (
         "Das hier ist ein langer Satz, der sicher kein Name mehr ist, sondern Text.",)
 
 
@@ -300,7 +300,7 @@ def test_a_long_line_of_text_is_skipped_not_an_error() -> None:
     moves = parse_moves("", f"{paragraph}\nRote Teufel: 10-10-15-15-20")
     assert moves.errors == ()
     assert len(moves.requests) == 1
-    assert moves.ignored == (paragraph[:60].rstrip() + "…",)
+    assert moves.prose == (paragraph[:60].rstrip() + "…",)  # a message (bot.mail.prose)
     assert [(n.kind, n.line_number, n.value) for n in moves.notes] == [(LONG_TEXT, 1, "1000")]
 
 

@@ -34,6 +34,7 @@ PARAMS = {
     "old": "hans@old.example", "attempts_left": 2, "max_wrong": 5, "expired_at": NOW,
     "teams": ["Rote Teufel"], "registered": True, "confirmation": "K7FX-2QMP",
     "retired": ["Rote Teufel"], "cancelled": [],
+    "not_stored": ["Blaue Engel"], "written": "Rote Teufl", "max_teams": 2,
 }
 
 

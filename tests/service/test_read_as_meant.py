@@ -209,14 +209,30 @@ def test_a_withdrawn_new_registration_frees_its_name(game: Game) -> None:
 
 def test_a_rejected_mail_never_lists_a_team_it_did_not_store(game: Game) -> None:
     """The issue's case: a team registered in a rejected mail was rolled back,
-    so the error must not say "Deine Teams: FC Wanderer Altona"."""
-    body = "Neues Team: FC Wanderer Altona / Wanderer\nTeam: Wandrer Altona\n10-10-15-15-20\n"
+    so the error must not say "Deine Teams: FC Wanderer Altona". (Since each
+    team stands alone, RULES.md §11, the registration is rolled back only when
+    its own lines have an error: here its broken lineup.)"""
+    body = ("Neues Team: FC Wanderer Altona / Wanderer\n10-10-15-15\n"
+            "Team: Wandrer Altona\n10-10-15-15-20\n")
     game.send(game.mail("lena@player.example", body))
     [(_, text)] = replies(game)
     flat = folded(text)
     assert "Ein Team „Wandrer Altona“ gibt es nicht." in flat
     assert "Deine Teams" not in flat and teams(game) == []
     assert "„Neues Team: Wandrer Altona / Kurzname“" in flat
+
+
+def test_a_registration_that_stands_is_listed_beside_an_unknown_name(game: Game) -> None:
+    """Each team stands alone: the registration is stored although the next
+    lines name a team that does not exist, and the error names it."""
+    body = "Neues Team: FC Wanderer Altona / Wanderer\nTeam: Wandrer Altona\n10-10-15-15-20\n"
+    game.send(game.mail("lena@player.example", body))
+    [(_, text)] = replies(game)
+    flat = folded(text)
+    assert "Ein Team „Wandrer Altona“ gibt es nicht." in flat
+    assert "Deine Teams: FC Wanderer Altona." in flat
+    assert teams(game) == [("FC Wanderer Altona", "Wanderer", None)]
+    assert "für „Wandrer Altona“ nichts gespeichert" in flat
 
 
 # -- more mails as players write them, each with its reading ------------------------------

@@ -23,7 +23,8 @@ def ask_help(s: Session, request: AskHelp) -> None:
 COMMANDS = (
     Command(
         AskHelp, ask_help, Access.ANYONE,
-        keyword=KeywordCommand("help", {"de": ("hilfe",), "en": ("help",)}, Value.OPTIONAL,
+        keyword=KeywordCommand("help", {"de": ("hilfe",), "en": ("help",), None: ("?",)},
+                               Value.OPTIONAL,
                                lambda line, value: AskHelp(line)),
     ),
 )
