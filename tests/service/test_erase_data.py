@@ -173,7 +173,9 @@ def test_nothing_is_erased_without_password_or_the_right_code(league: League) ->
     for body, words in (
         (f"Bestätigen: {code}", "Passwort"),  # the code alone is not enough
         (f"Bestätigen: AAAA-BBBB\nPasswort: {anna}", "Der Code ist nicht der, der dir"),
-        (f"Bestätigen: {code}\nPasswort: {anna}\nRote Teufel: 10-10-15-15", "FEHLER"),
+        # (a broken lineup beside it no longer holds the rest of the mail back:
+        # each team stands alone, RULES.md §11; a line without its code does)
+        (f"Bestätigen:\nPasswort: {anna}", "FEHLER"),
     ):
         (reply,) = league.send(ANNA, body)
         assert words in flat(reply) and "FEHLER" in text_of(reply), body

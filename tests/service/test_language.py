@@ -77,8 +77,8 @@ def test_an_unknown_language_is_a_clear_error_that_changes_nothing(league: Leagu
             "Englisch (English).") in text
     assert "Sprache: Englisch" in text  # the right form
     assert language(league, ANNA) == ("de", False)
-    # the lineup of the same mail was not stored either
-    assert league.sql("SELECT COUNT(*) FROM moves WHERE lineup = '9-9-16-16-20'") == [(0,)]
+    # the lineup of the same mail stands: each team stands alone (RULES.md §11)
+    assert league.sql("SELECT COUNT(*) FROM moves WHERE lineup = '9-9-16-16-20'") == [(1,)]
 
 
 def test_an_unknown_language_in_english(league: League) -> None:

@@ -46,7 +46,8 @@ def test_unsubscribe_needs_no_password_and_answers_the_registered_address(
                            Reply_To="someone@else.example")
     assert to(reply) == ANNA and kind(reply) == "reply"
     assert "Du bist abgemeldet: Ab jetzt bekommst du keine Newsletter" in flat(reply)
-    assert "Rote Teufel" in text_of(reply)  # the teams still stand as they were
+    # without the password the reply reveals no team state (RULES.md §9)
+    assert "Rote Teufel" not in text_of(reply)
     assert unsubscribed(league, ANNA)
     (again,) = league.send(ANNA, "Abmelden")
     assert "Du warst schon abgemeldet" in flat(again) and unsubscribed(league, ANNA)
