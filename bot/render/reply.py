@@ -5,7 +5,10 @@ German or English plain text. The reply shows the manager's whole current
 state for the round (both teams, their lineups with every correction and the
 budget, what changed), the deadline with its time zone and the time left,
 the ignored lines, and for every error the line, the reason and the right
-form. Only the manager sees it, so it may show their own lineups.
+form. A corrected lineup is explained once, by the rules that changed it,
+with the WP it leaves unused and a lineup that would spend them
+(``bot.render.explain``): in the notice of the mail that sent it, else in
+the teams section. Only the manager sees it, so it may show their own lineups.
 
 Problems found before the league sees the mail (too large, too many lines,
 too many mails, an internal error) are rendered by ``render_problem``.
@@ -18,8 +21,9 @@ from typing import Literal
 
 from jinja2 import Environment
 
-from bot.league.outcome import MoveOutcome
+from bot.league.outcome import Code, MoveOutcome, TeamState
 from bot.render.environment import Environments, environment_for
+from bot.render.explain import Explanation, explain, explain_notice
 from bot.render.formatting import zone
 from bot.render.model import RenderedMail
 from bot.render.textwidth import clean, tidy_text
@@ -65,6 +69,11 @@ def render_reply(
         "game_name": clean(game_name).strip(),
         "address": clean(game_address).strip() if game_address else None,
         "show_help": _wants_help(outcome),
+        # each correction explained once: in its notice, else in the teams section
+        "explain_notice": explain_notice,
+        "explain_team": _explain_team,
+        "told": {n.params.get("team") for n in outcome.notices
+                 if n.code == Code.LINEUP_CORRECTED},
     }
     text = tidy_text(env.get_template("reply.txt.j2").render(context))
     return RenderedMail(
@@ -96,6 +105,12 @@ def render_problem(
     return RenderedMail(
         subject=reply_subject(subject, language), text=text, html=None, language=language
     )
+
+
+def _explain_team(team: TeamState) -> Explanation:
+    if team.corrected is None:
+        raise ValueError(f"{team.name!r} has no lineup to explain")
+    return explain(team.name, team.corrected)
 
 
 def greeting_name(outcome: MoveOutcome) -> str | None:
