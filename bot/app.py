@@ -53,7 +53,8 @@ class App:
         self.plan = DeadlinePlan(config.schedule)
         sender_of_mail = sender_of(config)
         self.from_name, self.from_address = sender_of_mail.name, sender_of_mail.address
-        self.environments = Environments(archive_url=config.archive.url)
+        self.environments = Environments(archive_url=config.archive.url,
+                                         gm_address=config.gm.address)
         self.services = Context(self.db, self.league, game_settings(config), clock,
                                 self.environments)
         self.ingestor = Ingestor(self.services, ingest_settings(config))

@@ -13,6 +13,14 @@ from __future__ import annotations
 import re
 import unicodedata
 
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the message catalog (Babel extracts ``N_`` calls):
+    a keyword line's example, or the reason a value cannot be read; it is
+    translated where the reply shows it, in the mail's language."""
+    return message
+
+
 EXAMPLE_LINEUP = "10-10-15-15-20"
 #: Longest body line that is read (a command line is far shorter).
 MAX_LINE_CHARS = 1000
@@ -40,12 +48,13 @@ CORE_KEYWORDS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
     ("team", "de", ("mannschaft",)),
     ("team", None, ("team",)),
 )
-#: The right form of a core keyword line, and why one without its value is unreadable.
+#: The right form of a core keyword line (an English message of the catalog: a reply
+#: shows it in the mail's language), and why one without its value is unreadable.
 EXAMPLES = {
-    "team": "Team: Rote Teufel",
-    "register": "Neues Team: FC Wanderer Altona / Wanderer",
-    "short": "Kurzname: Wanderer",
-    "password": "Passwort: k7f-x2q",
+    "team": N_("Team: Red Devils"),
+    "register": N_("New team: FC Wanderers Altona / Wanderers"),
+    "short": N_("Short name: Wanderers"),
+    "password": N_("Password: k7f-x2q"),
 }
 MISSING = {
     "team": "no team name after the keyword",

@@ -22,14 +22,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.mail.keywords import CORE_KEYWORDS
+from bot.mail.keywords import N_ as N_  # the commands mark their examples with it
 from bot.rules.requests import Request
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for the message catalog (Babel extracts ``N_`` calls):
-    a command's example, or the reason a value cannot be read; it is
-    translated where the reply shows it."""
-    return message
 
 
 class Value(StrEnum):

@@ -88,8 +88,12 @@ def message_key(message: MessageId, context: str | None = None) -> MessageKey:
 
 
 #: The modules that mark messages with ``N_`` (the reasons of an unreadable
-#: line, which the rules core words in English), relative to ``bot/``.
-PYTHON_SOURCES: tuple[str, ...] = ("render/reasons.py",)
+#: line, which the rules core words in English; the examples of a keyword
+#: line, which a reply shows in the mail's language), relative to ``bot/``;
+#: a pattern stands for every module it matches (``babel.cfg`` names the same).
+PYTHON_SOURCES: tuple[str, ...] = (
+    "render/reasons.py", "mail/keywords.py", "service/commands/*.py",
+)
 
 
 def template_messages(templates_dir: Path) -> dict[MessageKey, tuple[MessageId, list[str]]]:
@@ -106,10 +110,13 @@ def template_messages(templates_dir: Path) -> dict[MessageKey, tuple[MessageId, 
     ):
         found.setdefault(message_key(message, context), (message, []))[1].append(filename)
     package = Path(__file__).resolve().parent.parent
-    for source in PYTHON_SOURCES:
-        with (package / source).open("rb") as handle:
-            for _lineno, message, _comments, context in extract("python", handle):
-                found.setdefault(message_key(message, context), (message, []))[1].append(source)
+    for pattern in PYTHON_SOURCES:
+        for path in sorted(package.glob(pattern)):
+            source = path.relative_to(package).as_posix()
+            with path.open("rb") as handle:
+                for _lineno, message, _comments, context in extract("python", handle):
+                    found.setdefault(message_key(message, context),
+                                     (message, []))[1].append(source)
     return found
 
 

@@ -50,7 +50,8 @@ def sent(game: Game) -> list[tuple[str, str]]:
     for mail in every[seen:]:
         msg = email.message_from_bytes(mail.raw, policy=policy.default)
         body = msg.get_body(("plain",))
-        out.append((msg["To"].addresses[0].addr_spec, body.get_content() if body else ""))
+        text = body.get_content().replace("\r\n", "\n") if body else ""
+        out.append((msg["To"].addresses[0].addr_spec, text))
     return out
 
 

@@ -27,4 +27,5 @@ def make_context(
         sender=Sender(bot_address, game_name), gm_address=GM, gm_name=None,
         archive_dir=root / "state" / "archive",
     )
-    return Context(league.db, league, settings, clock, environments or Environments())
+    return Context(league.db, league, settings, clock,
+                   environments or Environments(gm_address=GM))
