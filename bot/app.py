@@ -56,7 +56,7 @@ class App:
         self.environments = Environments(archive_url=config.archive.url,
                                          gm_address=config.gm.address)
         self.services = Context(self.db, self.league, game_settings(config), clock,
-                                self.environments)
+                                self.environments, planned_deadline=self.plan.next_deadline)
         self.ingestor = Ingestor(self.services, ingest_settings(config))
 
     def ensure_started(self) -> None:

@@ -40,3 +40,10 @@ class Context:
     settings: GameSettings
     clock: Callable[[], datetime]
     environments: Environments
+    #: The schedule's first deadline after a moment (``DeadlinePlan.next_deadline``),
+    #: for a round not opened yet (a late mail's reply names it); None: unknown.
+    planned_deadline: Callable[[datetime], datetime | None] | None = None
+
+    def deadline_after(self, moment: datetime) -> datetime | None:
+        """The planned deadline after ``moment``, None when the plan has none."""
+        return self.planned_deadline(moment) if self.planned_deadline is not None else None

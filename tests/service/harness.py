@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bot.league.settings import LeagueSettings
 from bot.mail.maildir_transport import MaildirInbox, MaildirSender, deliver, read_sent
+from bot.schedule import DeadlinePlan, ScheduleSettings
 from bot.service.drain import drain
 from bot.service.inbound import Ingestor, IngestSettings
 from tests.support.clock import FakeClock
@@ -30,7 +31,10 @@ class Game:
         self.settings = IngestSettings(
             bot_address=BOT, spool_dir=root / "state" / "spool", **settings  # type: ignore[arg-type]
         )
-        self.context = make_context(self.league, self.clock, root, bot_address=BOT)
+        #: The deadlines after the first one: Sundays at 13:00 in Berlin, as the first.
+        self.plan = DeadlinePlan(ScheduleSettings(cron="0 13 * * SUN"))
+        self.context = make_context(self.league, self.clock, root, bot_address=BOT,
+                                    planned_deadline=self.plan.next_deadline)
         self.ingestor = Ingestor(self.context, self.settings)
         self.inbox = MaildirInbox(root / "state" / "maildir")
         self.sender = MaildirSender(root / "state" / "maildir")

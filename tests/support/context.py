@@ -19,6 +19,7 @@ def make_context(
     league: League, clock: Callable[[], datetime], root: Path, *, bot_address: str = BOT,
     game_name: str = "Turnited", language: str = "de", timezone: str = "Europe/Berlin",
     environments: Environments | None = None,
+    planned_deadline: Callable[[datetime], datetime | None] | None = None,
 ) -> Context:
     """The context a use case of ``league`` is handed (module doc)."""
     settings = GameSettings(
@@ -28,4 +29,4 @@ def make_context(
         archive_dir=root / "state" / "archive",
     )
     return Context(league.db, league, settings, clock,
-                   environments or Environments(gm_address=GM))
+                   environments or Environments(gm_address=GM), planned_deadline)

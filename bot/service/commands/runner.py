@@ -45,6 +45,7 @@ from bot.league.names import clean
 from bot.league.outcome import Code, ManagerInfo, MoveOutcome, Notice, TeamState
 from bot.league.passwords import verify_password
 from bot.league.settings import LeagueSettings
+from bot.rules.lots import seed_commitment
 from bot.rules.requests import GivePassword, ParsedMoves, Request
 from bot.service.commands import Registry, registry
 from bot.service.commands.base import Access, Command, Session
@@ -57,6 +58,8 @@ from bot.storage.moves import MoveRow
 
 #: Notices still true when the mail is rejected.
 KEPT_ON_REJECT = frozenset({Code.LATE, Code.STATUS, Code.HELP, Code.NOT_REGISTERED})
+#: Notices of a stored lineup: the reply carries the round's seed commitment (RULES.md §4).
+STORED = frozenset({Code.LINEUP_SET, Code.LINEUP_REPLACED})
 
 
 def carry_out(
@@ -95,7 +98,9 @@ def carry_out(
     )
     s.deadline = target_round.deadline if target_round else None
     if late:
-        s.note(Code.LATE, missed=current.number, deadline=current.deadline, round=target)
+        planned = s.deadline or (context.deadline_after(current.deadline) if context else None)
+        s.note(Code.LATE, missed=current.number, deadline=current.deadline, round=target,
+               next_deadline=planned)
 
     requests = [(r, table.command_for(r)) for r in moves.requests]
     alone = [(r, c) for r, c in requests if c.alone]
@@ -211,10 +216,13 @@ def _outcome(
 ) -> MoveOutcome:
     known = s.manager.language if s.manager is not None else None
     language = s.moves.language if s.moves.language_known or not known else known
+    stored = accepted and any(n.code in STORED for n in s.notices)
+    seed = round_rows.committed_seed(s.conn, s.target) if stored else None
     return MoveOutcome(
         manager=manager, accepted=accepted, round=s.target, late=late, deadline=s.deadline,
         notices=s.notices, errors=s.errors, teams=teams, ignored=s.moves.ignored,
         line_errors=s.moves.errors, language=language, read_notes=s.moves.notes,
         sender_name=clean(sender_name or "") or None, reply_to=s.reply_to,
         reply_to_name=s.reply_to_name, ledger_text=s.ledger_text,
+        commitment=seed_commitment(s.target, seed) if seed is not None else None,
     )
