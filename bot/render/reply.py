@@ -60,6 +60,7 @@ def render_reply(
     env = environment_for(language, env)
     zone(timezone)
     manager_name = greeting_name(outcome)
+    status = next((n.params for n in outcome.notices if n.code == Code.STATUS), {})
     context = {
         "o": outcome,
         "manager_name": clean(manager_name).strip() if manager_name else None,
@@ -74,6 +75,10 @@ def render_reply(
         "explain_team": _explain_team,
         "told": {n.params.get("team") for n in outcome.notices
                  if n.code == Code.LINEUP_CORRECTED},
+        # a Status: each team's WP rank and last result, shown with the team
+        "standings": status.get("teams") or {},
+        # the round's seed commitment: a stored lineup's, or the one a Status asked for
+        "commitment": outcome.commitment or status.get("commitment"),
     }
     text = tidy_text(env.get_template("reply.txt.j2").render(context))
     return RenderedMail(

@@ -74,11 +74,13 @@ def test_a_budget_cut_says_what_the_lineup_cost_and_what_may_be_spent(game: Game
 
 
 @pytest.mark.parametrize(("language", "expected"), [
-    ("de", "* Kickers (Kickers): 91,40 WP, einsetzbar 91 WP, PSZ 250 Aufstellung: "
+    ("de", "* Kickers (Kickers): 91,40 WP, einsetzbar 91 WP, PSZ 250 noch kein Turnier "
+           "gespielt Aufstellung: "
            "10-10-15-15-20 es spielt so (Kosten 90 von 91 WP) 1 der 91 WP bleibt "
            "ungenutzt. Diese Aufstellung würde alle 91 WP einsetzen: "
            "Kickers: 10-10-15-15-21"),
-    ("en", "* Strikers (Strikers): 91.40 WP, budget 91 WP, PSZ 250 lineup: 10-10-15-15-20 "
+    ("en", "* Strikers (Strikers): 91.40 WP, budget 91 WP, PSZ 250 no tournament played "
+           "yet lineup: 10-10-15-15-20 "
            "plays as sent (cost 90 of 91 WP) 1 of the 91 WP is left unused. This lineup "
            "would spend all 91 WP: Strikers: 10-10-15-15-21"),
 ])

@@ -56,7 +56,7 @@ def test_a_reply_that_stores_no_lineup_carries_no_commitment(
     player = Player(game, f"none-{language}@player.example", language=language)
     player.write(REGISTER[language])
     one = commitment(game, 1)
-    assert one not in player.write("Status")
+    assert one not in player.write("Hilfe" if language == "de" else "Help")
     assert one not in player.write(f"{TEAM[language]}: 10-10-15-15-20")  # stored already
     assert one not in player.write(f"{TEAM[language]}: 10-10-15-15", password=True)  # refused
     assert one not in player.write(f"{TEAM[language]}: 10-10-16-16-18", password=False)
