@@ -26,7 +26,11 @@ from bot.render.environment import Environments, environment_for
 from bot.render.explain import Explanation, explain, explain_notice
 from bot.render.formatting import zone
 from bot.render.model import RenderedMail
+from bot.render.rules_doc import rules_text
 from bot.render.textwidth import clean, tidy_text
+
+#: The notice of a reply that carries the rules (``bot.service.commands.rules``).
+RULES_CODE = "rules"
 
 Problem = Literal["too_large", "too_many_lines", "slow_down", "internal_error", "unreadable"]
 PROBLEMS: tuple[str, ...] = (
@@ -79,6 +83,8 @@ def render_reply(
         "standings": status.get("teams") or {},
         # the round's seed commitment: a stored lineup's, or the one a Status asked for
         "commitment": outcome.commitment or status.get("commitment"),
+        # ``Regeln``: the rules document, then the help's commands
+        "rules_text": rules_text(language) if RULES_CODE in outcome.codes() else None,
     }
     text = tidy_text(env.get_template("reply.txt.j2").render(context))
     return RenderedMail(

@@ -25,6 +25,7 @@ from bot.render.digest import render_digest
 from bot.render.model import RenderedMail, RoundInfo
 from bot.render.newsletter import render_newsletter
 from bot.render.personal import TeamFacts, personal_block, render_personal, splice
+from bot.render.rules_doc import write_rules_page
 from bot.render.site import SiteData, write_site
 from bot.rules.lots import seed_commitment
 from bot.rules.report import RoundReport
@@ -185,6 +186,8 @@ def write_site_now(ctx: Context) -> None:
         data = site_data(conn)
     write_site(s.archive_dir, data, game_name=s.game_name, language=s.newsletter_language,
                timezone=s.timezone, env=ctx.environments)
+    write_rules_page(s.archive_dir, game_name=s.game_name, language=s.newsletter_language,
+                     env=ctx.environments)
 
 
 def site_data(conn: sqlite3.Connection) -> SiteData:
