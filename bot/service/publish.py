@@ -24,7 +24,7 @@ from bot.render.archive import write_archive
 from bot.render.digest import render_digest
 from bot.render.model import RenderedMail, RoundInfo
 from bot.render.newsletter import render_newsletter
-from bot.render.personal import TeamFacts, personal_block, render_personal, splice
+from bot.render.personal import TeamFacts, Upcoming, personal_block, render_personal, splice
 from bot.render.rules_doc import write_rules_page
 from bot.render.site import SiteData, write_site
 from bot.rules.lots import seed_commitment
@@ -149,6 +149,8 @@ def publish(ctx: Context, round_number: int) -> int:
     with ctx.db.transaction() as conn:
         wp_rows = ctx.league.wp_table(conn, round_number)
         facts = team_facts(conn, round_number)
+        nxt = rounds.round_by_number(conn, round_number + 1)
+        upcoming = Upcoming(round_number + 1, nxt.deadline if nxt else None, s.timezone)
         # (address, display name, language, List-Unsubscribe URI, manager id)
         copies: list[tuple[str, str | None, str, str | None, int | None]] = [
             (r.address, r.display_name, r.language or default, None, r.manager_id)
@@ -167,7 +169,7 @@ def publish(ctx: Context, round_number: int) -> int:
                                                   public=public)
             own = facts.get(manager_id) if manager_id is not None else None
             part = (render_personal(personal_block(public, own, wp_rows), language=language,
-                                    env=ctx.environments) if own else None)
+                                    env=ctx.environments, upcoming=upcoming) if own else None)
             queue_mail(
                 conn, sender=s.sender, kind=MailKind.NEWSLETTER, to=address, to_name=name,
                 rendered=splice(rendered[language], part),
