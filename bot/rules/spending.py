@@ -37,7 +37,7 @@ def suggest_spending(played: Lineup, budget: int, sent: Lineup | None = None) ->
     if played.cost > budget or played.t > BACK_CAP or played.a > BACK_CAP \
             or not satisfies_three_to_one(played):
         raise ValueError(f"{played} is not a lineup as it plays with {budget} WP: "
-                         "correct it first (RULES.md §2.1)")
+                         "correct it first (back caps, 3:1 rule, budget)")
     wanted = (sent or played).values[2:]
     lower = played.values[2:]
     field_now = sum(lower)
