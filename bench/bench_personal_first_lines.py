@@ -30,7 +30,7 @@ FIRST_LINES = 30
 _TEAM_HEAD = re.compile(r"^(?:Dein Team|Your team): (?P<team>.+)$")
 #: The next-deadline heading of the common part; the date follows on the next line.
 _DEADLINE_HEAD = ("Nächster Einsendeschluss", "Next deadline")
-_WP_VALUE = re.compile(r"\d{2,3}[.,]\d\d")
+_WP_VALUE = re.compile(r"[+-]?\d+[.,]\d\d")
 
 
 def newsletters(maildir: Path) -> list[str]:
@@ -60,7 +60,9 @@ def wp_of(lines: list[str], team: str) -> str | None:
         if team in line and "." in line.split(team)[0][-6:]:
             values = _WP_VALUE.findall(line.split(team, 1)[1])
             if values:
-                return values[-2] if len(values) >= 2 else values[-1]
+                # the columns end with WP and the round's gain ("–" if it did not play)
+                gain_shown = _WP_VALUE.fullmatch(line.split()[-1]) is not None
+                return values[-2] if gain_shown and len(values) >= 2 else values[-1]
     return None
 
 
