@@ -16,6 +16,7 @@ too many mails, an internal error) are rendered by ``render_problem``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Literal
 
@@ -65,6 +66,7 @@ def render_reply(
     zone(timezone)
     manager_name = greeting_name(outcome)
     status = next((n.params for n in outcome.notices if n.code == Code.STATUS), {})
+    explanations = _Explanations()
     context = {
         "o": outcome,
         "manager_name": clean(manager_name).strip() if manager_name else None,
@@ -75,8 +77,8 @@ def render_reply(
         "address": clean(game_address).strip() if game_address else None,
         "show_help": _wants_help(outcome),
         # each correction explained once: in its notice, else in the teams section
-        "explain_notice": explain_notice,
-        "explain_team": _explain_team,
+        "explain_notice": explanations.of_notice,
+        "explain_team": explanations.of_team,
         "told": {n.params.get("team") for n in outcome.notices
                  if n.code == Code.LINEUP_CORRECTED},
         # a Status: each team's WP rank and last result, shown with the team
@@ -118,10 +120,29 @@ def render_problem(
     )
 
 
-def _explain_team(team: TeamState) -> Explanation:
-    if team.corrected is None:
-        raise ValueError(f"{team.name!r} has no lineup to explain")
-    return explain(team.name, team.corrected)
+class _Explanations:
+    """The explanations of one reply's lineups, each worked out once: a
+    team's notice and its line in the teams section explain the same lineup."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[str, str, int], Explanation] = {}
+
+    def of_team(self, team: TeamState) -> Explanation:
+        if team.corrected is None:
+            raise ValueError(f"{team.name!r} has no lineup to explain")
+        key = (team.name, str(team.corrected.original), team.corrected.budget)
+        if key not in self._made:
+            self._made[key] = explain(team.name, team.corrected)
+        return self._made[key]
+
+    def of_notice(self, params: Mapping[str, object]) -> Explanation:
+        budget = params["budget"]
+        if isinstance(budget, bool) or not isinstance(budget, int):
+            raise ValueError(f"a lineup_corrected notice needs a whole budget, not {budget!r}")
+        key = (str(params["team"]), str(params["lineup"]), budget)
+        if key not in self._made:
+            self._made[key] = explain_notice(params)
+        return self._made[key]
 
 
 def greeting_name(outcome: MoveOutcome) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from bot.league.outcome import Code
@@ -72,13 +73,21 @@ def _last_result(s: Session, team: TeamRow, reports: dict[int, RoundReport | Non
         return None
     if number not in reports:
         stored = results.stored_report(s.conn, number, public=True)
-        reports[number] = RoundReport.from_json(json.loads(stored)) if stored else None
+        reports[number] = _report(stored) if stored else None
     report = reports[number]
     place, reached, last_stage = (stage_reached(report, team.name) if report is not None
                                   else (None, "none", 0))
     return {"round": number, "place": place, "reached": reached, "last_stage": last_stage,
             "won": entry.won, "drawn": entry.drawn, "lost": entry.lost,
             "gain": entry.wp_gain}
+
+
+@lru_cache(maxsize=4)
+def _report(stored: str) -> RoundReport:
+    """A stored public report, read once per process while it stays the same
+    (a 64-team round takes about 13 ms to read; ``Status`` asks for the
+    latest rounds again and again)."""
+    return RoundReport.from_json(json.loads(stored))
 
 
 COMMANDS = (
