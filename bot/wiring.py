@@ -92,9 +92,10 @@ def service_context(config: Config, db: Database, *, clock: Callable[[], datetim
 
 
 def render_cache(config: Config) -> Environments:
-    """The renderer's cache for the game: the archive's address, and what the
-    digest says of each command's notice codes."""
-    return Environments(archive_url=config.archive.url,
+    """The renderer's cache for the game: the archive's address, the game
+    master's (every mail's footer names it), and what the digest says of each
+    command's notice codes."""
+    return Environments(archive_url=config.archive.url, gm_address=config.gm.address,
                         code_sentences=registry().digest_sentences())
 
 

@@ -67,7 +67,9 @@ def add_state_options(parser: argparse.ArgumentParser) -> None:
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "manager", help="reset a manager's password, ban or unban a manager",
-        description="Game master's commands about one manager (RULES.md §9).",
+        description="Game master's commands about one manager: a new password mailed to "
+                    "his address, a ban (his mails change nothing and get no reply), or "
+                    "lifting it.",
     )
     msub = p.add_subparsers(dest="manager_command", metavar="ACTION", required=True)
     reset = msub.add_parser(

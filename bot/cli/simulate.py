@@ -3,13 +3,13 @@
 TEAMS.yaml is a YAML list of teams:
 
     - name: Rote Teufel
-      lineup: 10-10-15-15-20      # any form of RULES.md §11, or a list of five numbers
+      lineup: 10-10-15-15-20      # any form a mail may use, or a list of five numbers
       wp: 92.4                    # optional, default 90: the budget is floor(wp)
       psz: 251.37                 # optional, default 250
 
-Each lineup is corrected against floor(wp) (RULES.md §2.1; every correction
-is noted on stderr), then the tournament is played with the seed exactly as
-a round would be (``bot.rules.report.build_report``). The output lists the
+Each lineup is corrected against floor(wp) (back caps, the 3:1 rule and the
+budget, as in the rules; every correction is noted on stderr), then the
+tournament is played with the seed exactly as a round would be. The output lists the
 group tables of every stage, the knock-out games, placings, WP and PSZ
 changes, the exact knock-out odds, the expectation table and the semi-final
 probabilities, in the game's language (German unless ``--lang en`` or the

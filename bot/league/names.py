@@ -66,8 +66,8 @@ class GmLookAlikeName(NameRefused):
     def __init__(self, name: str) -> None:
         super().__init__(
             name,
-            f"team name {name!r} reads like a GM team ('GM' followed by a lineup, "
-            "RULES.md §7); names starting with GM are reserved for the game master's "
+            f"team name {name!r} reads like a GM team ('GM' followed by a lineup); "
+            "names starting with GM are reserved for the game master's "
             "teams: choose a name that does not start with GM",
         )
 
@@ -80,8 +80,8 @@ class ConfusableName(NameRefused):
         super().__init__(
             name,
             f"team name {name!r} looks the same as the existing team {other!r} "
-            "(look-alike letters such as a Cyrillic о for a Latin o count as equal, "
-            "RULES.md §7): choose a name that reads differently",
+            "(look-alike letters such as a Cyrillic о for a Latin o count as equal; "
+            "every name exists once): choose a name that reads differently",
         )
 
 

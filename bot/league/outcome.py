@@ -154,6 +154,9 @@ class MoveOutcome:
     reply_to_name: str | None = None
     #: The ledger's code and line for the mail when a command wrote its own.
     ledger: tuple[str, str] | None = None
+    #: The commitment of ``round``'s seed (RULES.md §4) when the mail stored a
+    #: lineup for it, else None.
+    commitment: str | None = None
 
     def codes(self) -> list[str]:
         """All notice and error codes in order (handy for logs and tests)."""

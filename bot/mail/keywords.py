@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from bot.errors import N_
+
 EXAMPLE_LINEUP = "10-10-15-15-20"
 #: Longest body line that is read (a command line is far shorter).
 MAX_LINE_CHARS = 1000
@@ -41,14 +43,8 @@ CORE_KEYWORDS: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
     ("team", "en", ("my team",)),
     ("team", None, ("team",)),
 )
-def N_(message: str) -> str:
-    """Mark ``message`` for the message catalog (Babel extracts ``N_`` calls):
-    an example is shown in the reader's language (``reply_macros.j2``)."""
-    return message
-
-
-#: The right form of a core keyword line (a message of the catalog, in the
-#: mail's language in the reply), and why one without its value is unreadable.
+#: The right form of a core keyword line (an English message of the catalog: a reply
+#: shows it in the mail's language), and why one without its value is unreadable.
 EXAMPLES = {
     "team": N_("Team: Red Devils"),
     "register": N_("New team: FC Wanderers Altona / Wanderers"),
@@ -129,11 +125,9 @@ DE_WORDS = frozenset(
      "mit", "hier", "die", "der", "das", "ich", "anbei", "moin", "servus", "schöne", "beste"}
 )
 
-
 def strip_subject_prefixes(subject: str) -> str:
     """``"AW: Re: Fwd: Aufstellung"`` -> ``"Aufstellung"``."""
     return _SUBJECT_PREFIX.sub("", subject or "").strip()
-
 
 def normalise(line: str) -> str:
     line = _SPACES.sub(" ", unicodedata.normalize("NFC", line)).strip()

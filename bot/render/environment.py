@@ -80,12 +80,25 @@ def archive_page_function(archive_url: str | None) -> Callable[[int], str | None
     return archive_page
 
 
+def contact_address(gm_address: str | None) -> str | None:
+    """The game master's address as mails name it for a person to write to;
+    None without one, or for an address that never receives mail (the
+    reserved top-level domain ``.invalid``, RFC 2606, as in a demo)."""
+    if not gm_address or not gm_address.strip():
+        return None
+    address = gm_address.strip()
+    if address.rstrip(".").lower().endswith(".invalid"):
+        return None
+    return address
+
+
 def make_environment(language: str, templates_dir: Path | None = None, *,
-                     archive_url: str | None = None,
+                     archive_url: str | None = None, gm_address: str | None = None,
                      code_sentences: Mapping[str, str] | None = None) -> Environment:
     """A fresh environment for ``language`` (``de`` or ``en``) whose filters
     format numbers and dates the way that language writes them;
-    ``archive_url`` is the published archive (``archive.url``);
+    ``archive_url`` is the published archive (``archive.url``), ``gm_address``
+    the game master's (``gm.address``), which every mail's footer names;
     ``code_sentences`` what the digest says of the commands' notice codes."""
     language = check_language(language)
     root = Path(templates_dir) if templates_dir is not None else TEMPLATES_DIR
@@ -138,6 +151,7 @@ def make_environment(language: str, templates_dir: Path | None = None, *,
         width=textwidth.width,
         archive_page=archive_page_function(archive_url),
         code_sentences=dict(code_sentences or {}),
+        gm_address=contact_address(gm_address),
     )
     return env
 
@@ -159,10 +173,11 @@ class Environments:
     global: the use-case layer owns one and passes it to every renderer."""
 
     def __init__(self, templates_dir: Path | None = None, *,
-                 archive_url: str | None = None,
+                 archive_url: str | None = None, gm_address: str | None = None,
                  code_sentences: Mapping[str, str] | None = None) -> None:
         self.templates_dir = templates_dir
         self.archive_url = archive_url
+        self.gm_address = gm_address
         self.code_sentences = dict(code_sentences or {})
         self._made: dict[str, Environment] = {}
 
@@ -172,7 +187,7 @@ class Environments:
         if env is None:
             env = self._made[language] = make_environment(
                 language, self.templates_dir, archive_url=self.archive_url,
-                code_sentences=self.code_sentences)
+                gm_address=self.gm_address, code_sentences=self.code_sentences)
         return env
 
 

@@ -1,10 +1,14 @@
 """The personal block at the top of a recipient's newsletter (RULES.md §8).
 
-For each of the reader's teams: place and stage reached, its games, WP
-before -> after (a season's ageing as its own step), its place in the WP
-table, PSZ before -> after and its own chance of reaching the semi-final.
-Never a lineup, not even the reader's own (newsletters get forwarded): the
-block is built from the public report only.
+It opens with what the reader needs next: each of his teams' WP and the WP
+it may spend next round, and the next deadline (``Upcoming``). Then, for
+each team: place and stage reached, its games (group games under their
+stage and group, named as the tables name them: "1. Gruppenphase, Gruppe
+C"), its record (real plurals), WP before -> after (a season's ageing as
+its own step), its place in the WP table, PSZ before -> after and its own
+chance of reaching the semi-final. Never a lineup, not even the reader's
+own (newsletters get forwarded): the block is built from the public report
+only.
 
 Cheap per recipient: the common newsletter is rendered once per language;
 ``render_personal`` renders only the block (a few lines, with the macro
@@ -21,6 +25,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
@@ -29,11 +34,13 @@ from jinja2 import Environment
 from bot.league.news import TeamFacts
 from bot.league.tables import WpRow
 from bot.render.environment import Environments, environment_for
+from bot.render.formatting import datetime_long
 from bot.render.model import RenderedMail
 from bot.render.public import public_round
 from bot.render.textwidth import tidy_text
 from bot.rules.report import RoundReport
 from bot.rules.rounding import half_up
+from bot.rules.wp import budget
 
 #: Where the personal HTML goes: this comment in the common HTML's content
 #: (``templates/mail/newsletter.html.j2``), and the style rule into the head.
@@ -49,7 +56,8 @@ def team_class(name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class PersonalGame:
-    """One game from the team's side: ``stage`` is ``group`` or a knock-out stage."""
+    """One game from the team's side: ``stage`` is ``group`` or a knock-out stage;
+    a group game has its stage's number and its group's name (``A``)."""
 
     stage: str
     stage_number: int
@@ -59,6 +67,7 @@ class PersonalGame:
     result: str  # "W", "D" or "L" (a knock-out decided by lot is a draw for WP)
     by_lot: bool
     won_by_lot: bool
+    group: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +100,11 @@ class PersonalTeam:
         return team_class(self.name)
 
     @property
+    def budget(self) -> int:
+        """The WP it may spend next round: the whole-number part (RULES.md §6)."""
+        return budget(self.wp_after)
+
+    @property
     def psz_before_shown(self) -> int:
         return half_up(Fraction(self.psz_before))
 
@@ -114,6 +128,16 @@ class PersonalBlock:
 
 
 @dataclass(frozen=True, slots=True)
+class Upcoming:
+    """The round the newsletter's readers play next: its number, its deadline
+    (None while not set) and the zone the deadline is shown in."""
+
+    round: int
+    deadline: datetime | None
+    timezone: str = "UTC"
+
+
+@dataclass(frozen=True, slots=True)
 class PersonalPart:
     """The rendered block: plain text, HTML and the HTML style rule."""
 
@@ -131,7 +155,7 @@ def _games(report: RoundReport, name: str) -> list[PersonalGame]:
             for g in group.games:
                 if name in (g.home, g.away):
                     games.append(_side("group", stage.number, g.home, g.away, g.goals, name,
-                                       None, False))
+                                       None, False, group.name))
     for k in report.knockout:
         if name in (k.home, k.away):
             games.append(_side(k.stage, 0, k.home, k.away, k.goals, name, k.winner, k.by_lot))
@@ -139,12 +163,12 @@ def _games(report: RoundReport, name: str) -> list[PersonalGame]:
 
 
 def _side(stage: str, number: int, home: str, away: str, goals: tuple[int, int], name: str,
-          winner: str | None, by_lot: bool) -> PersonalGame:
+          winner: str | None, by_lot: bool, group: str | None = None) -> PersonalGame:
     own, other = (goals[0], goals[1]) if name == home else (goals[1], goals[0])
     opponent = away if name == home else home
     result = "W" if own > other else "L" if own < other else "D"
     return PersonalGame(stage, number, opponent, own, other, result, by_lot,
-                        by_lot and winner == name)
+                        by_lot and winner == name, group)
 
 
 def stage_reached(report: RoundReport, name: str) -> tuple[int | None, str, int]:
@@ -186,18 +210,24 @@ def personal_block(
 
 
 def render_personal(
-    block: PersonalBlock, *, language: str, env: Environment | Environments | None = None
+    block: PersonalBlock, *, language: str, env: Environment | Environments | None = None,
+    upcoming: Upcoming | None = None,
 ) -> PersonalPart:
-    """Render one reader's block (empty strings for a reader without a team)."""
+    """Render one reader's block (empty strings for a reader without a team);
+    ``upcoming``: the next round and its deadline, which the block opens with."""
     if block.empty:
         return PersonalPart("", "", "")
     env = environment_for(language, env)
+    deadline = (datetime_long(upcoming.deadline, upcoming.timezone, language)
+                if upcoming is not None and upcoming.deadline is not None else None)
+    next_round = upcoming.round if upcoming is not None else None
     # each template's macro ``teams``: its labels were looked up once, when
     # the template's module was made, not for every reader
     text_part = env.get_template("personal.txt.j2").module
     html_part = env.get_template("personal.html.j2").module
-    text = tidy_text(str(text_part.teams(block))).rstrip("\n") + "\n"  # type: ignore[attr-defined]
-    html = str(html_part.teams(block))  # type: ignore[attr-defined]
+    text = tidy_text(str(text_part.teams(  # type: ignore[attr-defined]
+        block, next_round, deadline))).rstrip("\n") + "\n"
+    html = str(html_part.teams(block, next_round, deadline))  # type: ignore[attr-defined]
     classes = ", ".join(
         f".{t.css}, .{t.css} td" for t in block.teams
     )
@@ -235,6 +265,7 @@ __all__ = [
     "PersonalPart",
     "PersonalTeam",
     "TeamFacts",
+    "Upcoming",
     "personal_block",
     "render_personal",
     "splice",

@@ -8,20 +8,24 @@ such names, so everything here measures display columns.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 
 #: Plain text lines are wrapped at this many columns where sensible.
 TEXT_WIDTH = 76
+#: The characters of the categories Cc, Zl and Zp (control characters, the
+#: line and the paragraph separator): fixed sets, so one character class.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def clean(text: object) -> str:
     """User text made safe for a plain text table: NFC, every control
     character (CR, LF, TAB, escape sequences ...) replaced by a space."""
-    value = unicodedata.normalize("NFC", str(text))
-    return "".join(
-        " " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in value
-    )
+    value = str(text)
+    if value.isascii() and value.isprintable():  # the common case, already clean
+        return value
+    return _CONTROL.sub(" ", unicodedata.normalize("NFC", value))
 
 
 def char_width(ch: str) -> int:
@@ -35,6 +39,8 @@ def char_width(ch: str) -> int:
 
 def width(text: str) -> int:
     """Display width of ``text`` in columns."""
+    if text.isascii() and text.isprintable():  # one column each, the common case
+        return len(text)
     return sum(char_width(ch) for ch in text)
 
 

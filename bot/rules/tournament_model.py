@@ -77,7 +77,8 @@ class Entrant:
         ):
             raise TournamentError(
                 f"short name {self.short_name!r} of {self.name!r} is not a name; give a "
-                "short name such as 'Wanderer' (RULES.md §7), or None to show the full name"
+                "short name such as 'Wanderer' (at most 15 characters), or None to show "
+                "the full name"
             )
         object.__setattr__(self, "psz", _exact(self.psz, f"PSZ of {self.name!r}"))
 

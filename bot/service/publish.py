@@ -34,7 +34,8 @@ from bot.render.digest import render_digest
 from bot.render.model import RenderedMail, RoundInfo
 from bot.render.newsletter import render_newsletter
 from bot.render.notices import preview_lines
-from bot.render.personal import personal_block, render_personal, splice
+from bot.render.personal import Upcoming, personal_block, render_personal, splice
+from bot.render.rules_doc import write_rules_page
 from bot.render.site import SiteData, write_site
 from bot.render.words import Words
 from bot.service.context import Context
@@ -120,12 +121,14 @@ def publish(ctx: Context, news: RoundNews) -> int:
     key = round_key(MailKind.NEWSLETTER, number, news.corrects)
     queued = 0
     with ctx.db.transaction() as conn:
+        upcoming = Upcoming(news.next_round, news.next_deadline, s.timezone)
         for address, name, language, unsubscribe, manager_id in copies:
             if language not in rendered:
                 rendered[language] = render_round(ctx, number, language, news=news)
             own = news.facts.get(manager_id) if manager_id is not None else None
             part = (render_personal(personal_block(news.public, own, news.wp_table),
-                                    language=language, env=ctx.environments) if own else None)
+                                    language=language, env=ctx.environments,
+                                    upcoming=upcoming) if own else None)
             queue_mail(
                 conn, sender=s.sender, kind=MailKind.NEWSLETTER, to=address, to_name=name,
                 rendered=splice(rendered[language], part), key=key,
@@ -150,6 +153,8 @@ def write_site_now(ctx: Context) -> None:
         home = home_data(ctx, conn)
     write_site(s.archive_dir, data, game_name=s.game_name, language=s.newsletter_language,
                timezone=s.timezone, env=ctx.environments, home=home)
+    write_rules_page(s.archive_dir, game_name=s.game_name, language=s.newsletter_language,
+                     env=ctx.environments)
 
 
 def site_data(conn: sqlite3.Connection) -> SiteData:

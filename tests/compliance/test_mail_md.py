@@ -394,10 +394,21 @@ def test_confirmation_lists_each_correction_with_rule_old_and_new(game: Game) ->
                         subject="lineup"))
     german, english = (text for _, text in replies(game))
     assert "es spielt: 9-3-10-28-28 (Kosten 90 von 90 WP)" in german
-    assert (" Höchststärke 10 für Torwart und Ausputzer: T 12 -> 10 3:1-Regel: M 40 -> 30"
-            " 3:1-Regel: S 50 -> 30 Kürzung auf das Budget: T 10 -> 9 Kürzung auf das Budget:"
-            " M 30 -> 28 Kürzung auf das Budget: S 30 -> 28 ") in german
-    assert "9-3-10-28-28" in english and "S 50 -> 30" in english and "T 10 -> 9" in english
+    # each rule once, by what made it bite, with every row's old and new value
+    german, english = " ".join(german.split()), " ".join(english.split())
+    assert ("„Rote Teufel“ spielt 9-3-10-28-28, nicht 12-3-10-40-50 wie gesendet: "
+            "Höchststärke 10: Torwart und Ausputzer haben höchstens die Stärke 10: T 12 -> 10. "
+            "3:1-Regel: keine Feldreihe darf mehr als das Dreifache der kleinsten haben; die "
+            "kleinste ist V mit 10, also höchstens 30: M 40 -> 30, S 50 -> 30. Der Überschuss "
+            "verfällt. Budget: die Aufstellung kostet 96 WP, einsetzbar sind 90 WP, also wird "
+            "jede Reihe im Verhältnis gekürzt: T 10 -> 9, M 30 -> 28, S 30 -> 28.") in german
+    assert ('"Red Devils" plays 9-3-10-28-28, not 12-3-10-40-50 as sent: Cap of 10: '
+            "goalkeeper and sweeper have a strength of at most 10: T 12 -> 10. 3:1 rule: no "
+            "field row may be more than three times the smallest; the smallest is V with 10, "
+            "so at most 30: M 40 -> 30, S 50 -> 30. The excess is lost. Budget: the lineup "
+            "costs 96 WP, 90 WP may be spent, so every row is shortened in proportion: "
+            "T 10 -> 9, M 30 -> 28, S 30 -> 28.") in english
+    assert german.count("3:1-Regel") == 1 and english.count("3:1 rule") == 1  # once
 
 
 def test_mail_that_arrived_before_the_deadline_is_on_time(game: Game) -> None:

@@ -166,7 +166,8 @@ def common_part(text: str) -> str:
     text = text.replace("\r\n", "\n")
     head, _, rest = text.partition("\n\n")
     paragraphs = rest.split("\n\n")
-    while paragraphs and re.match(r"(Dein Team|Your team): |  ", paragraphs[0]):
+    while paragraphs and re.match(r"(Dein Team|Your team): |Deine Teams für |Your teams for |  ",
+                                  paragraphs[0]):
         paragraphs.pop(0)
     return "\n\n".join([head, *paragraphs])
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from bot.mail.grammar import EXAMPLE_LINEUP, strip_subject_prefixes
 from bot.mail.reading import read_message
+from bot.render.i18n import translations
 from bot.rules.errors import InvalidLineupError
 from bot.rules.lineup import LABELS, Lineup
 from bot.rules.requests import (
@@ -179,21 +180,25 @@ def test_lineup_errors_quote_the_reason_of_the_rules_core(line: str, lineup_part
 
 
 @pytest.mark.parametrize(
-    ("line", "example"),
+    ("line", "example", "german"),
     [
-        ("Team:", "Team: Red Devils"),
-        # the grammar's examples are messages of the catalog (shown in the mail's language)
-        ("Neues Team:", "New team: FC Wanderers Altona / Wanderers"),
-        ("Neues Team: / Kurz", "New team: FC Wanderers Altona / Wanderers"),
-        ("Passwort:", "Password: k7f-x2q"),
-        ("Withdraw:", "Zurückziehen: Rote Teufel"),
-        ("Manager: ", "Manager: Hans Meier"),
-        ("Kurzname:", "Short name: Wanderers"),
+        ("Team:", "Team: Red Devils", "Team: Rote Teufel"),
+        ("Neues Team:", "New team: FC Wanderers Altona / Wanderers",
+         "Neues Team: FC Wanderer Altona / Wanderer"),
+        ("Neues Team: / Kurz", "New team: FC Wanderers Altona / Wanderers",
+         "Neues Team: FC Wanderer Altona / Wanderer"),
+        ("Passwort:", "Password: k7f-x2q", "Passwort: k7f-x2q"),
+        ("Withdraw:", "Withdraw: Red Devils", "Zurückziehen: Rote Teufel"),
+        ("Manager: ", "Manager: John Smith", "Manager: Hans Meier"),
+        ("Kurzname:", "Short name: Wanderers", "Kurzname: Wanderer"),
     ],
 )
-def test_keyword_with_colon_but_no_value_is_an_error(line: str, example: str) -> None:
+def test_keyword_with_colon_but_no_value_is_an_error(line: str, example: str,
+                                                     german: str) -> None:
+    """The example is a message of the catalog: a reply shows it in the mail's language."""
     err = error(line)
     assert err.example == example
+    assert translations("de").gettext(err.example) == german
     assert "no " in err.reason
 
 

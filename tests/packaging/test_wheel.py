@@ -43,8 +43,9 @@ def test_the_wheel_holds_every_template_data_file_and_module(dist: Path) -> None
     names = set(zipfile.ZipFile(wheel).namelist())
     missing = [t for t in _templates() if f"bot/templates/{t}" not in names]
     assert not missing, f"templates missing from {wheel.name}: {missing}"
-    data = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "bot" / "data").iterdir()
+    data = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "bot" / "data").rglob("*")
                   if p.is_file())
+    assert "bot/data/rules/de.md" in data and "bot/data/rules/en.md" in data
     assert [d for d in data if d not in names] == []
     assert [c for c in LOCALE if c not in names] == []
     modules = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "bot").rglob("*.py"))
@@ -59,4 +60,5 @@ def test_the_sdist_holds_every_template(dist: Path) -> None:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     assert [t for t in _templates() if f"templates/{t}" not in names] == []
     assert "bot/data/config.example.yaml" in names
+    assert {"bot/data/rules/de.md", "bot/data/rules/en.md"} <= names  # the players' rules
     assert [c for c in LOCALE if c not in names] == []

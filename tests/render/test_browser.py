@@ -19,7 +19,14 @@ import pytest
 
 from bot.render import render_newsletter, write_archive
 from bot.render.model import RoundInfo
-from bot.render.personal import TeamFacts, personal_block, render_personal, splice, team_class
+from bot.render.personal import (
+    TeamFacts,
+    Upcoming,
+    personal_block,
+    render_personal,
+    splice,
+    team_class,
+)
 from bot.render.reminder import render_reminder
 from bot.render.site import SiteData, write_site
 from bot.rules.rounding import to_cents
@@ -227,7 +234,8 @@ def test_personal_copy_in_chromium(browser: Chromium, round16: Round, tmp_path: 
     )
     facts = [TeamFacts(name, Decimal("94.70"), Decimal("95.30"), Decimal("91.51"),
                        Decimal("240"), Decimal("251.5"), aged=True) for name in mine]
-    part = render_personal(personal_block(public, facts, round16.wp_table), language="de")
+    part = render_personal(personal_block(public, facts, round16.wp_table), language="de",
+                           upcoming=Upcoming(13, DEADLINE, "Europe/Berlin"))
     page = tmp_path / "personal-de.html"
     page.write_text(splice(mail, part).html, encoding="utf-8")
     layout = check_page(browser, page, "personal-de")

@@ -24,6 +24,7 @@ from bot.app import build_app
 from bot.config.load import load_config
 from bot.demo.runner import run_demo
 from bot.mail.maildir_transport import read_sent
+from bot.render.formatting import datetime_long
 from bot.render.personal import (
     HTML_MARK,
     STYLE_MARK,
@@ -38,7 +39,8 @@ from bot.rules.gm_teams import all_gm_lineups
 from bot.rules.lineup import Lineup
 from bot.rules.lots import seed_commitment
 from bot.service import publish as pub
-from bot.storage import results
+from bot.storage import history, results
+from bot.storage.values import time_from_db
 from tests.render.leaks import find_lineups
 from tests.render.rounds import Round
 
@@ -86,7 +88,8 @@ def block_of(text: str) -> str:
     first paragraph that is not about one of the reader's teams."""
     out = []
     for paragraph in text.split("\n\n")[1:]:
-        if not re.match(r"(Dein Team|Your team): |  ", paragraph):
+        if not re.match(r"(Dein Team|Your team): |Deine Teams für |Your teams for |  ",
+                        paragraph):
             break
         out.append(paragraph)
     return "\n\n".join(out)
@@ -101,12 +104,38 @@ def test_every_managers_copy_opens_with_their_personal_block(season: dict) -> No
             text, html = parts(msg)
             lines = text.splitlines()
             assert lines[1].startswith("===")
-            assert re.match(r"(Dein Team|Your team): ", lines[3]), (number, lines[:5])
-            team = lines[3].split(": ", 1)[1]
+            # first what the reader needs next: each team's WP and the WP it may
+            # spend next round, and the next deadline (RULES.md §8)
+            assert lines[3] in (f"Deine Teams für Spielrunde {number + 1}",
+                                f"Your teams for round {number + 1}"), (number, lines[:5])
+            owned = season["owners"][address]
+            db = season["db"]
+            shown_teams = 0
+            while not lines[5 + shown_teams].lstrip().startswith(("Einsendeschluss:",
+                                                                   "Deadline:")):
+                shown_teams += 1
+            assert 1 <= shown_teams <= 2
+            for line in lines[5:5 + shown_teams]:
+                team, figures = line.strip().rsplit(": ", 1)
+                assert team in owned, (number, line)
+                [(team_id,)] = db.execute("SELECT id FROM teams WHERE name = ?", (team,))
+                wp = history.wp_just_before(db, team_id, number + 1)
+                de = msg["Content-Language"] == "de"
+                shown = f"{wp:.2f}".replace(".", "," if de else ".")
+                assert figures == (f"{shown} WP, einsetzbar {int(wp)} WP" if de
+                                   else f"{shown} WP, may spend {int(wp)} WP"), line
+            deadline = datetime_long(
+                time_from_db(db.execute("SELECT deadline FROM rounds WHERE number = ?",
+                                        (number + 1,)).fetchone()[0]),
+                "Europe/Berlin", msg["Content-Language"])
+            assert deadline in lines[5 + shown_teams], (number, lines[:12])
+            team = next(ln for ln in lines if re.match(r"(Dein Team|Your team): ", ln)
+                        ).split(": ", 1)[1]
             assert team in season["owners"][address]
             # the HTML: the block before everything else, the own teams highlighted
             main = html.split('<main class="content">', 1)[1]
-            assert main.lstrip().startswith('<section class="personal card">')
+            assert main.lstrip().startswith('<section class="personal card next">')
+            assert deadline in main.split("</section>", 1)[0]
             assert f".{team_class(team)}" in html
             assert HTML_MARK not in html and STYLE_MARK not in html
 
@@ -115,7 +144,8 @@ def test_personal_block_numbers_come_from_the_league(season: dict) -> None:
     db = season["db"]
     copy = newsletters(season, 3)[0]
     text = parts(copy)[0]
-    team = text.splitlines()[3].split(": ", 1)[1]
+    team = next(ln for ln in text.splitlines() if re.match(r"(Dein Team|Your team): ", ln)
+                ).split(": ", 1)[1]
     row = db.execute("SELECT e.wp_before, e.wp_gain, e.won, e.drawn, e.lost FROM round_entries e"
                      " JOIN teams t ON t.id = e.team_id WHERE e.round = 3 AND t.name = ?",
                      (team,)).fetchone()

@@ -37,7 +37,10 @@ class Game:
         # the App's settings for a configuration with the bot's address, then the test's
         config = Config.from_mapping({"mail": {"address": BOT}}, root)
         self.settings: IngestSettings = dataclasses.replace(ingest_settings(config), **settings)
-        self.context = make_context(self.league, self.clock, root, bot_address=BOT)
+        #: The deadlines after the first one: Sundays at 13:00 in Berlin, as the first.
+        self.context = make_context(self.league, self.clock, root, bot_address=BOT,
+                                    cron="0 13 * * SUN")
+        self.plan = self.context.settings.deadline_plan
         self.ingestor = Ingestor(self.context, self.settings)
         self.inbox = MaildirInbox(root / "state" / "maildir")
         self.sender = MaildirSender(root / "state" / "maildir")

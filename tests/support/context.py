@@ -20,16 +20,20 @@ GM = "gm@turnited.example"
 def make_context(
     league: League, clock: Callable[[], datetime], root: Path, *, bot_address: str = BOT,
     game_name: str = "Turnited", language: str = "de", timezone: str = "Europe/Berlin",
-    environments: Environments | None = None,
+    environments: Environments | None = None, cron: str | None = None,
 ) -> Context:
     """The context a use case of ``league`` is handed: a game at ``root``
-    with the bot at ``bot_address`` and the game master at ``GM``."""
+    with the bot at ``bot_address``, the game master at ``GM`` and the
+    deadlines of ``cron`` (the configuration's default when None)."""
+    schedule: dict[str, object] = {"timezone": timezone}
+    if cron is not None:
+        schedule["deadlines"] = {"cron": cron}
     config = Config.from_mapping({
         "game": {"name": game_name, "language": language},
         "newsletter": {"language": language},
         "mail": {"address": bot_address, "from": f"{game_name} <{bot_address}>"},
         "gm": {"address": GM},
-        "schedule": {"timezone": timezone},
+        "schedule": schedule,
     }, root)
     return service_context(config, league.db, clock=clock, league=league,
                            environments=environments or render_cache(config))

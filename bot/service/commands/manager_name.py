@@ -26,7 +26,7 @@ COMMANDS = (
         keyword=KeywordCommand(
             "manager", {None: ("manager",)}, Value.REQUIRED,
             lambda line, value: SetManagerName(line, value),
-            example="Manager: Hans Meier", missing=N_("no manager name after the keyword"),
+            example=N_("Manager: John Smith"), missing=N_("no manager name after the keyword"),
         ),
     ),
 )

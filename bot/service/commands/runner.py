@@ -58,6 +58,7 @@ from bot.league.outcome import Code, ManagerInfo, MoveOutcome, Notice, TeamState
 from bot.league.passwords import normalize as normalize_password
 from bot.league.passwords import verify_password
 from bot.league.settings import LeagueSettings
+from bot.rules.lots import seed_commitment
 from bot.rules.requests import GivePassword, ParsedMoves, Request
 from bot.service.commands import Registry, registry
 from bot.service.commands.base import Access, Command, Session
@@ -80,6 +81,8 @@ REGISTRATION_REFUSED = frozenset({
 #: Notices still true when the mail is rejected.
 KEPT_ON_REJECT = frozenset({Code.LATE, Code.STATUS, Code.HELP, Code.NOT_REGISTERED,
                             Code.FORWARDED})
+#: Notices of a stored lineup: the reply carries the round's seed commitment (RULES.md §4).
+STORED = frozenset({Code.LINEUP_SET, Code.LINEUP_REPLACED})
 
 
 def carry_out(
@@ -121,7 +124,11 @@ def carry_out(
     )
     s.deadline = target_round.deadline if target_round else None
     if late:
-        s.note(Code.LATE, missed=current.number, deadline=current.deadline, round=target)
+        planned = s.deadline or (
+            context.settings.deadline_plan.next_deadline(current.deadline)
+            if context is not None else None)
+        s.note(Code.LATE, missed=current.number, deadline=current.deadline, round=target,
+               next_deadline=planned)
     if forwarded:
         s.note(Code.FORWARDED)
 
@@ -321,6 +328,8 @@ def _outcome(
     elif s.manager is not None and s.manager.language_chosen and known:
         language = known
     forwarded = any(n.code == Code.FORWARDED for n in s.notices)
+    stored = accepted and any(n.code in STORED for n in s.notices)
+    seed = round_rows.committed_seed(s.conn, s.target) if stored else None
     return MoveOutcome(
         manager=manager, accepted=accepted, round=s.target, late=late, deadline=s.deadline,
         notices=s.notices, errors=s.errors, teams=teams,
@@ -328,4 +337,5 @@ def _outcome(
         line_errors=s.moves.errors, language=language, read_notes=s.moves.notes,
         sender_name=clean(sender_name or "") or None, reply_to=s.reply_to,
         reply_to_name=s.reply_to_name, ledger=s.ledger,
+        commitment=seed_commitment(s.target, seed) if seed is not None else None,
     )

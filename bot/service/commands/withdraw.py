@@ -29,7 +29,7 @@ COMMANDS = (
         keyword=KeywordCommand(
             "withdraw", {"de": ("zurückziehen", "zurueckziehen"), "en": ("withdraw",)},
             Value.REQUIRED, lambda line, value: Withdraw(line, value),
-            example="Zurückziehen: Rote Teufel",
+            example=N_("Withdraw: Red Devils"),
             missing=N_("no team name after the keyword"),
         ),
     ),
