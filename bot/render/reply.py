@@ -82,7 +82,7 @@ def render_reply(
         "told": {n.params.get("team") for n in outcome.notices
                  if n.code == Code.LINEUP_CORRECTED},
         # a Status: each team's WP rank and last result, shown with the team
-        "standings": status.get("teams") or {},
+        "standings": status.get("standings") or {},
         # the round's seed commitment: a stored lineup's, or the one a Status asked for
         "commitment": outcome.commitment or status.get("commitment"),
         # ``Regeln``: the rules document, then the help's commands

@@ -175,7 +175,7 @@ def test_unknown_lines_are_ignored_and_listed(game: Game) -> None:
             "Taktik: offensiv\nWir sehen uns!\n")
     game.send(game.mail("eule@player.example", body))
     [(_, text)] = replies(game)
-    assert "übergangen: | Taktik: offensiv --" in text
+    assert "übergangen: | Taktik: offensiv Eine Frage an die Spielleitung" in text  # one line
     assert "Hallo Spielleitung" not in text and "Wir sehen uns" not in text
     assert moves_rows(game) == [("Eulen", "10-10-15-15-20")]
 

@@ -84,8 +84,9 @@ def test_a_late_mails_reply_gives_the_next_deadline_and_that_rounds_commitment(
 
 def test_a_late_mail_without_a_planned_deadline_says_it_will_be_announced(
         game: Game) -> None:
-    game.ingestor = Ingestor(make_context(game.league, game.clock, game.root, bot_address=BOT),
-                             game.settings)
+    # a schedule whose only planned deadline is long past: none is planned after this one
+    game.ingestor = Ingestor(make_context(game.league, game.clock, game.root, bot_address=BOT,
+                                          deadlines=["2020-01-05 20:00"]), game.settings)
     player = Player(game, "late@player.example")
     player.write(REGISTER["de"])
     with game.db.read() as conn:

@@ -125,7 +125,7 @@ def test_the_record_has_real_plurals(language: str, record: tuple[str, str]) -> 
                 "drawn": drawn, "lost": lost, "gain": Decimal("0.3")}
         notice = Notice(Code.STATUS, {"season": 1, "round": 2, "round_in_season": 2,
                                       "deadline": None, "commitment": None,
-                                      "teams": {"Kickers": {"rank": 1, "listed": 1,
+                                      "standings": {"Kickers": {"rank": 1, "listed": 1,
                                                             "last": last}}})
         outcome = MoveOutcome(ManagerInfo("k@example.org", None, False), True, 2, False, None,
                               notices=[notice], teams=[team], language=language)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.render.environment import Environments
 from bot.service.context import Context
 from tests.service.harness import GM, Game
 
@@ -90,7 +91,7 @@ def test_lines_that_go_with_the_commands_are_neither_listed_nor_forwarded(game: 
     body = (f"Hier meine Aufstellung für diese Runde:\nPasswort: {password}\n"
             "Kiez Kicker: 0-10-30-20-20\nViel Glück allen!\nDiesmal volle Offensive!\n")
     text = folded(game.reply("ole@player.example", body))
-    assert "nicht verstanden" not in text and "weitergeleitet" not in text
+    assert "nicht verstanden" not in text and "an die Spielleitung weitergeleitet" not in text
     assert not forwards(game.sent())
 
 
@@ -99,7 +100,7 @@ def test_only_attempted_commands_are_listed(game: Game) -> None:
     body = f"Password: {password}\nTactics: defensive\nDock Rovers: 0-10-30-20-20\n"
     text = folded(game.reply("sam@player.example", body, subject="lineup"))
     assert "These lines were not understood and were skipped: | Tactics: defensive" in text
-    assert "forwarded" not in text
+    assert "I forwarded your message" not in text
 
 
 def test_a_mail_is_forwarded_once(game: Game) -> None:
@@ -124,8 +125,8 @@ def test_without_a_game_master_address_the_message_is_listed(tmp_path: Path) -> 
                            type(settings)(**{**{f: getattr(settings, f)
                                                for f in settings.__dataclass_fields__},
                                             "gm_address": "gm@turnited.invalid"}),
-                           game.context.clock, game.context.environments)
-    game.ingestor.context = game.context
+                           game.context.clock, Environments(gm_address="gm@turnited.invalid"))
+    game.ingestor.context, game.ingestor.environments = game.context, game.context.environments
     text = folded(game.reply("ole@player.example", "Wann ist eigentlich die nächste Auswertung?"))
-    assert "weitergeleitet" not in text
+    assert "weitergeleitet" not in text  # neither the notice nor the footer's promise
     assert "| Wann ist eigentlich die nächste Auswertung?" in text

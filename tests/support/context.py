@@ -21,13 +21,17 @@ def make_context(
     league: League, clock: Callable[[], datetime], root: Path, *, bot_address: str = BOT,
     game_name: str = "Turnited", language: str = "de", timezone: str = "Europe/Berlin",
     environments: Environments | None = None, cron: str | None = None,
+    deadlines: list[str] | None = None,
 ) -> Context:
     """The context a use case of ``league`` is handed: a game at ``root``
     with the bot at ``bot_address``, the game master at ``GM`` and the
-    deadlines of ``cron`` (the configuration's default when None)."""
+    deadlines of ``cron`` or the list ``deadlines`` (the configuration's
+    default when neither is given)."""
     schedule: dict[str, object] = {"timezone": timezone}
     if cron is not None:
         schedule["deadlines"] = {"cron": cron}
+    elif deadlines is not None:
+        schedule["deadlines"] = deadlines
     config = Config.from_mapping({
         "game": {"name": game_name, "language": language},
         "newsletter": {"language": language},

@@ -44,7 +44,7 @@ def ask_status(s: Session, request: AskStatus) -> None:
     s.note(Code.STATUS, season=s.season, round=s.target, round_in_season=s.round_in_season,
            deadline=s.deadline,
            commitment=seed_commitment(s.target, seed) if seed is not None else None,
-           teams=team_standings(s, s.own_teams()))
+           standings=team_standings(s, s.own_teams()))
 
 
 def team_standings(s: Session, teams: list[TeamRow]) -> dict[str, dict[str, Any]]:
