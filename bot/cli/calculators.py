@@ -40,11 +40,13 @@ from fractions import Fraction
 from pathlib import Path
 
 from bot.cli import CliError
+from bot.render.odds import exact_percent, goals
 from bot.render.reasons import reason
 from bot.rules.corrections import CorrectedLineup, correct
 from bot.rules.errors import InvalidLineupError, InvalidResultError
 from bot.rules.lineup import Lineup
-from bot.rules.match import MatchOdds, odds
+from bot.rules.match import MatchOdds
+from bot.rules.odds import match_as_played
 from bot.rules.psz import PeriodUpdate, Result, period_update
 from bot.rules.rounding import half_up, to_cents
 from bot.rules.wp import INITIAL_WP, as_wp, budget
@@ -172,8 +174,9 @@ def shown(number: object, lang: str) -> str:
 
 
 def percent_text(p: Fraction, lang: str) -> str:
-    """A probability in per cent with two decimals, halves up."""
-    return f"{shown(to_cents(p * 100), lang)} %"
+    """A probability in per cent with two decimals, halves up (the mail's
+    ``Quote`` says it the same way: ``bot.render.odds``)."""
+    return exact_percent(p, lang)
 
 
 # ---------------------------------------------------------------- lineup
@@ -234,8 +237,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     wps = [parse_wp(w, lang) for w in given]
     wp_x, wp_y = wps[0], wps[-1]
     x, y = parse_lineup(args.x, lang), parse_lineup(args.y, lang)
-    played = (correct(x, budget(wp_x)), correct(y, budget(wp_y)))
-    result = odds(played[0].lineup, played[1].lineup)
+    played, result = match_as_played(x, y, wp_x, wp_y)
     if args.json:
         _print_json(match_json(result, played))
     else:
@@ -299,7 +301,7 @@ def match_text(
         t["versus"].format(x=x, y=y),
         t["chances"].format(cx=cx, cy=cy),
         t["per_chance"].format(px=percent_text(px, lang), py=percent_text(py, lang)),
-        t["expected"].format(gx=shown(to_cents(gx), lang), gy=shown(to_cents(gy), lang)),
+        t["expected"].format(gx=goals(gx, lang), gy=goals(gy, lang)),
         t["win"].format(p=percent_text(result.win, lang)),
         t["draw"].format(p=percent_text(result.draw, lang)),
         t["loss"].format(p=percent_text(result.loss, lang)),

@@ -11,9 +11,11 @@ import pytest
 
 from bot.league.outcome import Code, ManagerInfo, MoveOutcome, Notice, TeamState
 from bot.render.environment import TEMPLATES_DIR as TEMPLATES
+from bot.render.odds import odds_figures
 from bot.render.reply import PROBLEMS, render_problem, render_reply, reply_subject
 from bot.rules.corrections import correct
 from bot.rules.lineup import Lineup
+from bot.rules.odds import GM_FIELD, lineup_side, odds_of
 from bot.service.commands import registry
 
 CODES = sorted({*Code, *registry().codes()})
@@ -29,6 +31,12 @@ PARAMS = {
     "reason": "4 numbers instead of five", "example": "10-10-15-15-20",
     "own_teams": ["Rote Teufel", "Blaue Engel"], "other": "R\u043ete Teufel",
     "new_teams": ["Rote Teufel", "Blaue Engel"], "withdraw": "Blaue Engel",
+    # the odds of two sides (RULES.md §12)
+    "x": {"kind": "team", "team": "Rote Teufel", "round": 3, "sent": "10-10-20-25-25",
+          "played": "8-8-16-21-21", "budget": 90, "changed": True, "corrections": []},
+    "y": {"kind": "gm", "count": 40, "corrections": []},
+    "figures": {language: odds_figures(odds_of(lineup_side(Lineup.parse("10-10-20-25-25")),
+                                               GM_FIELD), language) for language in ("de", "en")},
 }
 
 
