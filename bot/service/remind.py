@@ -1,13 +1,16 @@
 """The remind use case: managers whose teams played recently but have no
 lineup for the open round get one reminder per round and offset, each in
 their language (``send_reminders``, the worker's); the game master's
-``remind_missing`` reminds every team without a move, once a day."""
+``remind_missing`` reminds every team without a move, once a day. A
+reminder also names the manager's other teams whose lineup was sent for
+several rounds and until which round it stands (RULES.md §12)."""
 
 from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime
 
+from bot.league import ahead
 from bot.mail.compose import MailKind
 from bot.render.model import RoundInfo
 from bot.render.reminder import render_reminder
@@ -57,6 +60,7 @@ def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
                 game_address=s.game_address,
                 env=ctx.environments,
                 commitment=commitment,
+                ahead=ahead.standing(conn, target.manager_id, rnd.number),
             )
             queue_mail(
                 conn, sender=s.sender, kind=MailKind.REMINDER, to=target.address,
@@ -96,6 +100,7 @@ def remind_missing(ctx: Context, now: datetime) -> int:
                 round_info=info, deadline=rnd.deadline, now=now, timezone=s.timezone,
                 language=first.language or s.newsletter_language, game_name=s.game_name,
                 game_address=s.game_address, env=ctx.environments, commitment=commitment,
+                ahead=ahead.standing(conn, manager_id, rnd.number),
             )
             before = conn.total_changes
             queue_mail(

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from bot.storage.addresses import canonical_address
+from bot.storage.ahead import AHEAD_V13
 from bot.storage.errors import StorageError
 from bot.storage.ledger_migration import ledger_facts_v10
 from bot.storage.results_migration import compact_round_results_v11
@@ -413,6 +414,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "round results compressed, the public report derived from the report",
               compact_round_results_v11),
     Migration(12, "retention: spool files pruned, the record of each run", RETENTION_V12),
+    Migration(13, "lineups for several rounds: each round's move knows their first and last",
+              AHEAD_V13),
 )
 
 _LEDGER = """

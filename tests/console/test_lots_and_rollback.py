@@ -227,6 +227,8 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
         conn.execute("DROP INDEX inbound_spooled")
         conn.execute("ALTER TABLE inbound DROP COLUMN spool_pruned_at")
         conn.execute("DROP TABLE retention_runs")
+        for column in ("ahead_from", "ahead_until"):  # v13: lineups for several rounds
+            conn.execute(f"ALTER TABLE moves DROP COLUMN {column}")
         conn.execute("DELETE FROM schema_migrations WHERE version >= 4")
     conn.close()
     old = League(open_database(tmp_path / "state"), SEASON)

@@ -31,6 +31,8 @@ PARAMS = {
     "reason": "4 numbers instead of five", "example": "10-10-15-15-20",
     "own_teams": ["Rote Teufel", "Blaue Engel"], "other": "R\u043ete Teufel",
     "new_teams": ["Rote Teufel", "Blaue Engel"], "withdraw": "Blaue Engel",
+    # a lineup ahead (RULES.md §12)
+    "first": 3, "until": 5, "rounds": 3,
     # the odds of two sides (RULES.md §12)
     "x": {"kind": "team", "team": "Rote Teufel", "round": 3, "sent": "10-10-20-25-25",
           "played": "8-8-16-21-21", "budget": 90, "changed": True, "corrections": []},

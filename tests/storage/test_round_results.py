@@ -99,6 +99,8 @@ def _back_to_version_10(path) -> dict[int, tuple[str, str, str]]:
         conn.execute("DROP INDEX inbound_spooled")
         conn.execute("ALTER TABLE inbound DROP COLUMN spool_pruned_at")
         conn.execute("DROP TABLE retention_runs")
+        conn.execute("ALTER TABLE moves DROP COLUMN ahead_from")  # migration 13's
+        conn.execute("ALTER TABLE moves DROP COLUMN ahead_until")
         conn.execute("DELETE FROM schema_migrations WHERE version >= 11")
     conn.close()
     return texts
