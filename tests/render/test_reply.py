@@ -37,6 +37,9 @@ PARAMS = {
     "x": {"kind": "team", "team": "Rote Teufel", "round": 3, "sent": "10-10-20-25-25",
           "played": "8-8-16-21-21", "budget": 90, "changed": True, "corrections": []},
     "y": {"kind": "gm", "count": 40, "corrections": []},
+    # a round's results again (RULES.md §12)
+    "text": "Turnited: Ergebnisse der Spielrunde 3\n\nDein Team: Rote Teufel\n",
+    "last": 2, "exists": True,
     "figures": {language: odds_figures(odds_of(lineup_side(Lineup.parse("10-10-20-25-25")),
                                                GM_FIELD), language) for language in ("de", "en")},
 }
