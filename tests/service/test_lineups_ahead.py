@@ -14,6 +14,7 @@ import pytest
 
 from bot.rules.corrections import correct
 from bot.rules.lineup import Lineup
+from bot.service.publish import digest_stats
 from bot.service.remind import send_reminders
 from bot.storage import rounds as round_rows
 from bot.storage import teams as team_rows
@@ -92,6 +93,7 @@ def test_a_lineup_for_three_rounds_plays_three_evaluations_without_further_mail(
     assert [played[n][2] for n in (1, 2, 3)] == [90, 85, 110]
     assert played[3][1] == "10-10-20-25-25"
     assert outbox.new() == []  # no mail to the manager on the way (no newsletter published)
+    assert digest_stats(game.context, 1)["moves"] == 1  # the digest counts the line once
     for number in (1, 2, 3, 4):
         assert game.league.replay(number).identical
 
