@@ -157,10 +157,6 @@ def _words(kind: str, side: Side, **more: object) -> dict[str, Any]:
     }
 
 
-def _build(line: str, value: str) -> Request:
-    return read_odds(line, value)
-
-
 _CODES = {ODDS: N_("Asked for the odds."),
           ODDS_NO_LINEUP: N_("Asked for the odds of a team without a lineup.")}
 
@@ -168,7 +164,7 @@ COMMANDS = (
     Command(
         AskOdds, ask_odds, Access.ANYONE, codes=_CODES,
         keyword=KeywordCommand(
-            "odds", {"de": ("quote", "quoten"), "en": ("odds",)}, Value.REQUIRED, _build,
+            "odds", {"de": ("quote", "quoten"), "en": ("odds",)}, Value.REQUIRED, read_odds,
             example=EXAMPLE, missing=MISSING,
         ),
     ),

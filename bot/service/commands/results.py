@@ -1,10 +1,12 @@
 """``Ergebnisse`` / ``Ergebnisse Runde 12`` / ``Results [round 12]``: a round's
 newsletter again, the manager's personal copy (RULES.md §8, §12). No password.
 
-Without a round: the last evaluated one. The copy is the newsletter as the
-manager got it, with his personal block (``bot.service.publish.render_round``
-for the stored round, ``bot.render.personal`` for the block); the mail's
-language decides the copy's as it decides the reply's.
+Without a round: the last evaluated one. Only the plural is a keyword
+(``Ergebnis: 3:1`` in a mail is a sentence about a game). The copy is the
+newsletter as the manager got it, with his personal block
+(``bot.service.publish.render_round`` for the stored round,
+``bot.render.personal`` for the block); the mail's language decides the
+copy's as it decides the reply's.
 
 **Decisions.** The copy is the reply itself (its plain text; the HTML version
 is in the archive): the mail gets exactly one reply (RULES.md §9), and a mail
@@ -104,7 +106,7 @@ COMMANDS = (
                RESULTS_STRANGER: N_("Asked for results, but is no manager.")},
         keyword=KeywordCommand(
             "results",
-            {"de": ("ergebnisse", "ergebnis", "resultate"), "en": ("results", "result")},
+            {"de": ("ergebnisse",), "en": ("results",)},
             Value.OPTIONAL, read_results, example=N_("Results round 12"),
         ),
     ),
