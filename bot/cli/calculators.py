@@ -46,9 +46,9 @@ from bot.rules.corrections import CorrectedLineup, correct
 from bot.rules.errors import InvalidLineupError, InvalidResultError
 from bot.rules.lineup import Lineup
 from bot.rules.match import MatchOdds
-from bot.rules.odds import match_as_played
 from bot.rules.psz import PeriodUpdate, Result, period_update
 from bot.rules.rounding import half_up, to_cents
+from bot.rules.versus import match_as_played
 from bot.rules.wp import INITIAL_WP, as_wp, budget
 
 #: Places of a non-terminating decimal in the JSON output.

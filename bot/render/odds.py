@@ -4,7 +4,7 @@ One implementation for the calculator's text (``turnited match``) and the
 reply to ``Quote`` / ``Odds`` (``templates/mail/notice/odds.txt.j2``): a
 probability in per cent with two decimals, an expected number of goals with
 two decimals, both rounded half up (``bot.render.formatting.fixed``; German
-with the decimal comma). The numbers themselves are ``bot.rules.odds``'.
+with the decimal comma). The numbers themselves are ``bot.rules.versus``'.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.render.formatting import fixed
-from bot.rules.odds import SideOdds
+from bot.rules.versus import SideOdds
 
 
 def exact_percent(probability: Fraction, language: str) -> str:

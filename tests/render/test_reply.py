@@ -15,7 +15,7 @@ from bot.render.odds import odds_figures
 from bot.render.reply import PROBLEMS, render_problem, render_reply, reply_subject
 from bot.rules.corrections import correct
 from bot.rules.lineup import Lineup
-from bot.rules.odds import GM_FIELD, lineup_side, odds_of
+from bot.rules.versus import GM_FIELD, lineup_side, odds_of
 from bot.service.commands import registry
 
 CODES = sorted({*Code, *registry().codes()})

@@ -6,7 +6,7 @@ scheme, RULES.md §5), or the name of one of the sender's teams for its
 stored lineup of the round the mail counts for, corrected for the team's
 WP. Two lineups or the GM field need no password (``AskOdds``); a team's
 stored lineup is its manager's alone, so a question naming a team needs his
-password (``AskTeamOdds``). The numbers are ``bot.rules.odds``', their
+password (``AskTeamOdds``). The numbers are ``bot.rules.versus``', their
 words ``bot.render.odds``' (the calculator's); nothing is stored.
 
 A line with one side only, three sides or an unreadable lineup is an error
@@ -27,8 +27,8 @@ from bot.render.languages import LANGUAGES
 from bot.render.odds import odds_figures
 from bot.rules.errors import InvalidLineupError
 from bot.rules.lineup import Lineup
-from bot.rules.odds import GM_FIELD, GM_LINEUPS, Side, lineup_side, odds_of
 from bot.rules.requests import Request
+from bot.rules.versus import GM_FIELD, GM_LINEUPS, Side, lineup_side, odds_of
 from bot.rules.wp import INITIAL_WP
 from bot.service.commands.base import Access, Command, Session
 from bot.storage import moves as move_rows

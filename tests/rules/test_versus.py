@@ -1,4 +1,4 @@
-"""The odds of one side against another (``bot.rules.odds``, RULES.md §12):
+"""The odds of one side against another (``bot.rules.versus``, RULES.md §12):
 a lineup as it plays for its budget, or the GM field averaged exactly over
 the GM teams' scheme as the tournament draws it (RULES.md §5)."""
 
@@ -14,7 +14,13 @@ from bot.rules.corrections import correct
 from bot.rules.gm_teams import BACK_LINES, GM_WP, TACTICS, draw_gm_lineup
 from bot.rules.lineup import Lineup
 from bot.rules.match import odds
-from bot.rules.odds import GM_FIELD, GM_LINEUPS, lineup_side, match_as_played, odds_of
+from bot.rules.versus import (
+    GM_FIELD,
+    GM_LINEUPS,
+    lineup_side,
+    match_as_played,
+    odds_of,
+)
 from bot.rules.wp import budget
 
 #: Any lineup a player may write (the back caps and the 3:1 rule included).
@@ -90,3 +96,15 @@ def test_the_gm_field_against_itself_is_even() -> None:
     result = odds_of(GM_FIELD, GM_FIELD)
     assert result.win == result.loss and result.win + result.draw + result.loss == 1
     assert result.expected_goals[0] == result.expected_goals[1]
+
+
+def test_the_rules_package_still_exports_the_odds_function() -> None:
+    """The modules of an odds question are not called ``bot.rules.odds``: a
+    submodule of that name would replace the package's ``odds`` function
+    (``from bot.rules import odds``) once imported."""
+    import bot.render.odds
+    import bot.service.commands.odds
+    from bot.rules import odds as exported
+
+    assert bot.render.odds and bot.service.commands.odds
+    assert exported is odds
