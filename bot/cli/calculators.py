@@ -121,10 +121,11 @@ def shown(number: object, lang: str) -> str:
 
 
 def percent_text(p: Fraction, lang: str) -> str:
-    """A probability in per cent with two decimals, halves up."""
-    from bot.rules.rounding import to_cents
+    """A probability in per cent with two decimals, halves up (the mail's
+    ``Quote`` says it the same way: ``bot.render.odds``)."""
+    from bot.render.odds import exact_percent
 
-    return f"{shown(to_cents(p * 100), lang)} %"
+    return exact_percent(p, lang)
 
 
 # ---------------------------------------------------------------- lineup
@@ -207,9 +208,7 @@ def lineup_text(corrected: CorrectedLineup, wp: Decimal, w: Words) -> str:
 # ---------------------------------------------------------------- match
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from bot.rules.corrections import correct
-    from bot.rules.match import odds
-    from bot.rules.wp import budget
+    from bot.rules.versus import match_as_played
 
     w = _words(args)
     given: list[str | None] = args.wp or [None]
@@ -219,8 +218,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     wps = [parse_wp(text) for text in given]
     wp_x, wp_y = wps[0], wps[-1]
     x, y = parse_lineup(args.x, w), parse_lineup(args.y, w)
-    played = (correct(x, budget(wp_x)), correct(y, budget(wp_y)))
-    result = odds(played[0].lineup, played[1].lineup)
+    played, result = match_as_played(x, y, wp_x, wp_y)  # the mail's Quote plays them so
     if args.json:
         _print_json(match_json(result, played))
     else:
@@ -273,7 +271,7 @@ def match_text(
     x: Lineup, y: Lineup, result: MatchOdds, w: Words,
     played: tuple[CorrectedLineup, CorrectedLineup] | None = None,
 ) -> str:
-    from bot.rules.rounding import to_cents
+    from bot.render.odds import goals
 
     lang = w.language
     (cx, cy), (px, py), (gx, gy) = result.chances, result.goal_probability, result.expected_goals
@@ -286,7 +284,7 @@ def match_text(
     lines += _aligned([
         (w._("Goal chances:"), f"{cx} : {cy}"),
         (w._("Goal per chance:"), f"{percent_text(px, lang)} : {percent_text(py, lang)}"),
-        (w._("Expected goals:"), f"{shown(to_cents(gx), lang)} : {shown(to_cents(gy), lang)}"),
+        (w._("Expected goals:"), f"{goals(gx, lang)} : {goals(gy, lang)}"),
         (w._("Win:"), percent_text(result.win, lang)),
         (w._("Draw:"), percent_text(result.draw, lang)),
         (w._("Loss:"), percent_text(result.loss, lang)),

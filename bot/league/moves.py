@@ -30,6 +30,7 @@ import random
 import sqlite3
 from email.utils import parseaddr
 
+from bot.league import ahead
 from bot.league.errors import BadAddress
 from bot.league.names import (
     choose_names,
@@ -76,8 +77,9 @@ def normalize_address(sender: str) -> str:
     return canonical_address(address)
 
 
-def set_lineup(s: MailSession, request: SetLineup) -> None:
-    """A lineup for a team (named, selected, or the manager's only one)."""
+def set_lineup(s: MailSession, request: SetLineup, rounds: int = 1) -> None:
+    """A lineup for a team (named, selected, or the manager's only one), for
+    ``rounds`` rounds from the mail's on (``bot.league.ahead``)."""
     if request.team is not None:
         team = s.resolve(request.team, request.line)
     else:
@@ -87,19 +89,16 @@ def set_lineup(s: MailSession, request: SetLineup) -> None:
     lineup = request.lineup
     previous = move_rows.current_move(s.conn, s.target, team.id)
     had = previous.lineup if previous and not previous.withdrawn else None
+    ahead.end(s, team)
     if had == lineup:
         s.note(Code.LINEUP_UNCHANGED, team=team.name, lineup=str(lineup), round=s.target)
+    elif had is None:
+        s.note(Code.LINEUP_SET, team=team.name, lineup=str(lineup), round=s.target)
     else:
-        move_rows.insert_move(
-            s.conn, round_number=s.target, team_id=team.id, line=request.line,
-            lineup=lineup, now=s.now, inbound_id=s.inbound_id,
-            message_id=s.message_id,
-        )
-        if had is None:
-            s.note(Code.LINEUP_SET, team=team.name, lineup=str(lineup), round=s.target)
-        else:
-            s.note(Code.LINEUP_REPLACED, team=team.name, lineup=str(lineup),
-                      previous=str(had), round=s.target)
+        s.note(Code.LINEUP_REPLACED, team=team.name, lineup=str(lineup),
+                  previous=str(had), round=s.target)
+    if had != lineup or rounds > 1:
+        ahead.store(s, team, request.line, lineup, rounds)
     corrected = correct(lineup, budget(team.wp))
     if corrected.changed:
         s.note(Code.LINEUP_CORRECTED, team=team.name, lineup=str(lineup),
@@ -203,6 +202,7 @@ def withdraw(s: MailSession, team_name: str, line: str) -> None:
         return
     previous = move_rows.current_move(s.conn, s.target, team.id)
     had_lineup = previous is not None and not previous.withdrawn
+    ahead.end(s, team)  # a withdrawal ends a lineup sent for several rounds, too
     if previous is None or had_lineup:
         move_rows.insert_move(
             s.conn, round_number=s.target, team_id=team.id, line=line,
@@ -337,5 +337,6 @@ def team_states(
             withdrawn=bool(move and move.withdrawn),
             doomed=team.doomed_round is not None,
             registered_this_round=team.registered_round == round_number,
+            until=ahead.until(conn, team.id, round_number) if lineup else None,
         ))
     return states

@@ -123,6 +123,9 @@ class TeamState:
     #: Announced for deletion at the evaluation of the round.
     doomed: bool
     registered_this_round: bool
+    #: The last round a lineup sent for several rounds stands for (RULES.md §12),
+    #: None for a lineup of this round alone.
+    until: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ line                            request
 ``Team: NAME``                  ``SelectTeam`` (``Mannschaft:``, ``Mein Team:``,
                                 ``My team:``)
 ``Aufstellung: L``              ``SetLineup(team=None)`` (``Lineup:``)
+``... L für 3 Runden``          ``SetLineupAhead`` (``for 3 rounds``)
 ``NAME: L``                     ``SetLineup(team=NAME)``
 ``NAME L`` (L with - or /)      ``SetLineup(team=NAME)``
 ``L`` alone                     ``SetLineup(team=None)``
@@ -92,6 +93,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from bot.mail.ahead_text import mark_ahead, split_ahead
 from bot.mail.comments import split_comments
 from bot.mail.keywords import (
     EXAMPLE_LINEUP,
@@ -361,6 +363,14 @@ def _command_shaped(line: str, vocab: Vocabulary) -> bool:
 
 
 def _parse_line(line: str, number: int, state: _State) -> None:
+    ahead = split_ahead(line)  # "... für 3 Runden": lineups ahead (bot.mail.ahead_text)
+    if ahead is not None:
+        mark = state.mark()
+        _parse_line(ahead.body, number, state)
+        if mark_ahead(state.requests, state.errors, mark[:2], ahead, line):
+            state.lang.keywords.add(ahead.language)
+            return
+        state.undo(mark)
     keyword = state.vocab.keyword.match(line)
     if keyword is not None and separated(keyword):
         _keyword(keyword, line, number, state, explicit=True)

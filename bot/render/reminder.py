@@ -29,6 +29,7 @@ def render_reminder(
     env: Environment | Environments | None = None,
     commitment: str | None = None,
     calendar: bool = True,
+    ahead: Sequence[tuple[str, int]] = (),
 ) -> RenderedMail:
     """Remind ``manager`` (display name) that ``teams`` have no lineup for
     the round closing at ``deadline``; says how long is left from ``now``.
@@ -36,6 +37,8 @@ def render_reminder(
     A reminder needs at least one team and a deadline still ahead.
     ``commitment``: the open round's seed commitment (RULES.md §4), printed
     when known. ``calendar``: attach the deadline as an ``.ics`` event.
+    ``ahead``: (team, last round) of the manager's teams whose lineup was
+    sent for several rounds (RULES.md §12).
     """
     env = environment_for(language, env)
     zone(timezone)
@@ -61,6 +64,7 @@ def render_reminder(
         "title": subject,
         "address": clean(game_address).strip() if game_address else None,
         "commitment": commitment,
+        "ahead": [(clean(name).strip(), until) for name, until in ahead],
     }
     text = tidy_text(env.get_template("reminder.txt.j2").render(context))
     html = env.get_template("reminder.html.j2").render(context)

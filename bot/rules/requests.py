@@ -39,6 +39,19 @@ class SetLineup(Request):
     lineup: Lineup
 
 
+#: A lineup stands for at most this many rounds (RULES.md §12).
+MAX_ROUNDS_AHEAD = 5
+
+
+@dataclass(frozen=True, slots=True)
+class SetLineupAhead(SetLineup):
+    """``NAME: L für N Runden`` / ``... for N rounds``: the lineup for the round
+    the mail counts for and the ``rounds`` - 1 after it (RULES.md §12; the
+    handler refuses more than ``MAX_ROUNDS_AHEAD``)."""
+
+    rounds: int
+
+
 @dataclass(frozen=True, slots=True)
 class RegisterTeam(Request):
     """``Neues Team: NAME / SHORT``; ``implied``: read from a first mail's

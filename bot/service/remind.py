@@ -2,7 +2,9 @@
 lineup for the open round get one reminder per round and offset, each in
 their language (``send_reminders``, the worker's); the game master's
 ``remind_missing`` reminds every team without a move, once a day, and says
-what it did (``RemindReport``)."""
+what it did (``RemindReport``). A reminder also names the manager's other
+teams whose lineup was sent for several rounds and until which round it
+stands (RULES.md §12)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from bot.league import ahead
 from bot.mail.compose import MailKind
 from bot.render.model import RoundInfo
 from bot.render.reminder import render_reminder
@@ -63,6 +66,7 @@ def send_reminders(ctx: Context, now: datetime, hours_before: int = 0) -> int:
                 game_address=s.game_address,
                 env=ctx.environments,
                 commitment=commitment,
+                ahead=ahead.standing(conn, target.manager_id, rnd.number),
             )
             queue_mail(
                 conn, sender=s.sender, kind=MailKind.REMINDER, to=target.address,
@@ -123,6 +127,7 @@ def remind_missing(ctx: Context) -> RemindReport:
                 round_info=info, deadline=rnd.deadline, now=now, timezone=s.timezone,
                 language=first.language or s.newsletter_language, game_name=s.game_name,
                 game_address=s.game_address, env=ctx.environments, commitment=commitment,
+                ahead=ahead.standing(conn, manager_id, rnd.number),
             )
             before = conn.total_changes
             queue_mail(

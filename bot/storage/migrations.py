@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from bot.storage.addresses import canonical_address
+from bot.storage.ahead import AHEAD_V18
 from bot.storage.errors import StorageError
 from bot.storage.ledger_migration import ledger_facts_v10
 from bot.storage.results_migration import compact_round_results_v11
@@ -484,6 +485,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(15, "a language the manager chose", LANGUAGE_CHOSEN_V15),
     Migration(16, "requests confirmed by a code in a second mail", CONFIRMATIONS_V16),
     Migration(17, "erased managers, their retired teams, what is left to erase", ERASURE_V17),
+    Migration(18, "lineups for several rounds: each round's move knows their first and last",
+              AHEAD_V18),
 )
 
 _LEDGER = """

@@ -62,7 +62,9 @@ def insert_move(
 
 
 def count_received(conn: sqlite3.Connection, after: str, until: str) -> int:
-    """Moves received in the window (``after``, ``until``] of stored times."""
+    """Moves received in the window (``after``, ``until``] of stored times (a
+    lineup sent for several rounds once: ``bot.storage.ahead``)."""
     return int(conn.execute(
-        "SELECT COUNT(*) FROM moves WHERE received_at > ? AND received_at <= ?", (after, until),
+        "SELECT COUNT(*) FROM moves WHERE received_at > ? AND received_at <= ?"
+        " AND (ahead_from IS NULL OR round = ahead_from)", (after, until),
     ).fetchone()[0])

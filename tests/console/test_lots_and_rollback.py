@@ -235,6 +235,8 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
         conn.execute("ALTER TABLE teams DROP COLUMN retired")
         conn.execute("DROP TABLE erasures")
         conn.execute("DROP TABLE spool_removals")
+        for column in ("ahead_from", "ahead_until"):  # v18: lineups for several rounds
+            conn.execute(f"ALTER TABLE moves DROP COLUMN {column}")
         conn.execute("DELETE FROM schema_migrations WHERE version >= 4")
     conn.close()
     old = League(open_database(tmp_path / "state"), SEASON)

@@ -12,9 +12,11 @@ import pytest
 
 from bot.league.outcome import Code, ManagerInfo, MoveOutcome, Notice, TeamState
 from bot.render.environment import TEMPLATES_DIR as TEMPLATES
+from bot.render.odds import odds_figures
 from bot.render.reply import PROBLEMS, render_problem, render_reply, reply_subject
 from bot.rules.corrections import correct
 from bot.rules.lineup import Lineup
+from bot.rules.versus import GM_FIELD, lineup_side, odds_of
 from bot.service.commands import registry
 
 CODES = sorted({*Code, *registry().codes()})
@@ -35,6 +37,17 @@ PARAMS = {
     "teams": ["Rote Teufel"], "registered": True, "confirmation": "K7FX-2QMP",
     "retired": ["Rote Teufel"], "cancelled": [],
     "not_stored": ["Blaue Engel"], "written": "Rote Teufl", "max_teams": 2,
+    # a lineup ahead (RULES.md §12)
+    "first": 3, "until_round": 5, "rounds": 3,
+    # the odds of two sides (RULES.md §12)
+    "x": {"kind": "team", "team": "Rote Teufel", "round": 3, "sent": "10-10-20-25-25",
+          "played": "8-8-16-21-21", "budget": 90, "changed": True, "corrections": []},
+    "y": {"kind": "gm", "count": 40, "corrections": []},
+    # a round's results again (RULES.md §12)
+    "text": "Turnited: Ergebnisse der Spielrunde 3\n\nDein Team: Rote Teufel\n",
+    "last": 2, "exists": True,
+    "figures": {language: odds_figures(odds_of(lineup_side(Lineup.parse("10-10-20-25-25")),
+                                               GM_FIELD), language) for language in ("de", "en")},
 }
 
 
