@@ -22,7 +22,6 @@ from bot.league.service import League
 from bot.league.settings import LeagueSettings
 from bot.render.environment import Environments
 from bot.schedule import DeadlinePlan
-from bot.service.commands import registry
 from bot.service.context import Context
 from bot.service.outgoing import Sender
 from bot.service.settings import GameSettings, IngestSettings
@@ -96,7 +95,15 @@ def render_cache(config: Config) -> Environments:
     master's (every mail's footer names it), and what the digest says of each
     command's notice codes."""
     return Environments(archive_url=config.archive.url, gm_address=config.gm.address,
-                        code_sentences=registry().digest_sentences())
+                        code_sentences=_digest_sentences)
+
+
+def _digest_sentences() -> dict[str, str]:
+    """The commands' digest sentences (importing every command: only when a
+    mail is rendered)."""
+    from bot.service.commands import registry
+
+    return registry().digest_sentences()
 
 
 __all__ = ["game_settings", "ingest_settings", "league_settings", "render_cache",

@@ -174,12 +174,20 @@ class Environments:
 
     def __init__(self, templates_dir: Path | None = None, *,
                  archive_url: str | None = None, gm_address: str | None = None,
-                 code_sentences: Mapping[str, str] | None = None) -> None:
+                 code_sentences: Mapping[str, str] | Callable[[], Mapping[str, str]] | None
+                 = None) -> None:
+        """``code_sentences`` may be a function: it is called when the first
+        environment is made (a command that renders nothing never pays for it)."""
         self.templates_dir = templates_dir
         self.archive_url = archive_url
         self.gm_address = gm_address
-        self.code_sentences = dict(code_sentences or {})
+        self._code_sentences = code_sentences
         self._made: dict[str, Environment] = {}
+
+    @property
+    def code_sentences(self) -> dict[str, str]:
+        given = self._code_sentences
+        return dict((given() if callable(given) else given) or {})
 
     def get(self, language: str) -> Environment:
         language = check_language(language)

@@ -34,7 +34,13 @@ from bot.render.digest import render_digest
 from bot.render.model import RenderedMail, RoundInfo
 from bot.render.newsletter import render_newsletter
 from bot.render.notices import preview_lines
-from bot.render.personal import Upcoming, personal_block, render_personal, splice
+from bot.render.personal import (
+    PersonalPart,
+    Upcoming,
+    personal_block,
+    render_personal,
+    splice,
+)
 from bot.render.rules_doc import write_rules_page
 from bot.render.site import SiteData, write_site
 from bot.render.words import Words
@@ -121,14 +127,10 @@ def publish(ctx: Context, news: RoundNews) -> int:
     key = round_key(MailKind.NEWSLETTER, number, news.corrects)
     queued = 0
     with ctx.db.transaction() as conn:
-        upcoming = Upcoming(news.next_round, news.next_deadline, s.timezone)
         for address, name, language, unsubscribe, manager_id in copies:
             if language not in rendered:
                 rendered[language] = render_round(ctx, number, language, news=news)
-            own = news.facts.get(manager_id) if manager_id is not None else None
-            part = (render_personal(personal_block(news.public, own, news.wp_table),
-                                    language=language, env=ctx.environments,
-                                    upcoming=upcoming) if own else None)
+            part = personal_part(ctx, news, manager_id, language)
             queue_mail(
                 conn, sender=s.sender, kind=MailKind.NEWSLETTER, to=address, to_name=name,
                 rendered=splice(rendered[language], part), key=key,
@@ -136,6 +138,19 @@ def publish(ctx: Context, news: RoundNews) -> int:
             )
             queued += 1
     return queued
+
+
+def personal_part(ctx: Context, news: RoundNews, manager_id: int | None,
+                  language: str) -> PersonalPart | None:
+    """The block a manager's copy of the newsletter opens with (None for a
+    subscriber, or a manager whose teams have no WP yet): his teams, what they
+    may spend next round and its deadline, then how they did."""
+    own = news.facts.get(manager_id) if manager_id is not None else None
+    if not own:
+        return None
+    upcoming = Upcoming(news.next_round, news.next_deadline, ctx.settings.timezone)
+    return render_personal(personal_block(news.public, own, news.wp_table), language=language,
+                           env=ctx.environments, upcoming=upcoming)
 
 
 def publish_stored(ctx: Context, round_number: int) -> int:

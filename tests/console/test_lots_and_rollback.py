@@ -213,7 +213,7 @@ def test_old_state_opens_replays_identically_and_its_open_round_draws_a_seed(tmp
         conn.execute("DROP TABLE league_import")
         for index in ("inbound_sender", "inbound_trouble"):  # v10
             conn.execute(f"DROP INDEX {index}")
-        for column in ("code", "authenticated", "thread", "attempts"):
+        for column in ("code", "authenticated", "thread", "attempts", "notices"):
             conn.execute(f"ALTER TABLE inbound DROP COLUMN {column}")
         # v11: the results as JSON texts, the public report stored beside the report
         texts = [(n, *results.stored_inputs_and_report(conn, n),

@@ -203,7 +203,9 @@ def test_a_team_without_a_lineup_has_no_odds(game: Game) -> None:
 
 @pytest.mark.parametrize(("line", "reason"), [
     ("Quote: 10-10-15-15-20", "nur eine Seite: die Quote vergleicht zwei"),
-    ("Quote 10-10-15-15-20 gegen", "nur eine Seite"),
+    # without a colon the line reads as a lineup with something beside it, which
+    # belongs to the manager's only team (RULES.md §11): that team's lines stand or fall
+    ("Quote 10-10-15-15-20 gegen", "neben der Aufstellung 10-10-15-15-20 ist nicht lesbar"),
     ("Quote: 10-10-15-15-20 gegen 1-2-3-4 gegen GM", "mehr als zwei Seiten"),
     ("Quote: 10-10-15-15 gegen GM", "4 Zahlen statt fünf"),
     ("Quote: 10-10-15-15-20x gegen GM", "10-10-15-15-20"),
@@ -226,7 +228,10 @@ def test_an_odds_line_that_cannot_be_read_is_a_clear_error_that_changes_nothing(
     text = " ".join(outbox.one().text.split())
     assert reason in text
     assert "Quote von" not in text and "odds of" not in text
-    assert moves_and_managers(game) == before  # the lineup in the same mail is not stored
+    # the odds line changed nothing; the lineup beside it stands (each team stands
+    # alone, RULES.md §11) unless the line was read as that team's broken lineup
+    stored = 0 if line.startswith("Quote ") else 1
+    assert moves_and_managers(game) == (before[0] + stored, before[1])
     if line.endswith(("gegen", "vs")):  # the numbers alone are the suggestion instead
         assert "10-10-15-15-20?" in text
     else:

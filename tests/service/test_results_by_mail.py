@@ -48,12 +48,12 @@ def evaluate_and_publish(game: Game, outbox: Outbox) -> dict[str, Mailed]:
 
 def copy_in(reply: str) -> str:
     """The newsletter in the reply: its indented lines after the first sentence,
-    up to the reply's own list of teams."""
-    reply = reply.replace("\r\n", "\n")
-    start = reply.index("\n    ")
-    end = min(i for i in (reply.find("\nDeine Teams"), reply.find("\nYour teams"),
-                          reply.find("\n-- \n")) if i > 0)
-    return textwrap.dedent(reply[start:end]).strip("\n") + "\n"
+    up to the reply's next line of its own (the teams, the deadline, the footer)."""
+    lines = reply.replace("\r\n", "\n").split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("    "))
+    end = next((i for i in range(start, len(lines))
+                if lines[i].strip() and not lines[i].startswith("    ")), len(lines))
+    return textwrap.dedent("\n".join(lines[start:end])).strip("\n") + "\n"
 
 
 def test_the_reply_is_the_personal_newsletter_again_in_german(game: Game) -> None:

@@ -107,7 +107,8 @@ def test_the_ingest_decides_by_the_columns(tmp_path) -> None:
     with game.db.read() as conn:
         rows = conn.execute("SELECT code, authenticated, thread FROM inbound ORDER BY id")
         assert [tuple(r) for r in rows] == [
-            ("accepted", 0, None), ("accepted", 1, None), ("rejected", 0, bot_id)]
+            # a thanks without a command needs no password (RULES.md §11): answered
+            ("accepted", 0, None), ("accepted", 1, None), ("accepted", 0, bot_id)]
     with game.db.transaction() as conn:
         conn.execute("UPDATE inbound SET outcome = 'edited by hand'")
     [again] = game.send(game.mail(HANS, "Nochmals danke!\n", subject="Re: Aufstellung",

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from bot.errors import N_
 from bot.league.news import stored_news
 from bot.mail.vocabulary import KeywordCommand, Value
-from bot.render.personal import personal_block, render_personal, splice
+from bot.render.personal import splice
 from bot.rules.requests import Request
 from bot.service.commands.base import Access, Command, Session
-from bot.service.publish import render_round
+from bot.service.publish import personal_part, render_round
 from bot.storage import rounds as round_rows
 
 RESULTS = "results"
@@ -84,9 +84,7 @@ def ask_results(s: Session, request: AskResults) -> None:
     news = stored_news(s.conn, s.settings, number)
     language = _reply_language(s)
     common = render_round(s.ctx, number, language, news=news)
-    own = news.facts.get(manager.id)
-    part = (render_personal(personal_block(news.public, own, news.wp_table),
-                            language=language, env=s.ctx.environments) if own else None)
+    part = personal_part(s.ctx, news, manager.id, language)  # as the newsletter had it
     s.note(RESULTS, round=number, season=news.season, round_in_season=news.round_in_season,
            text=splice(common, part).text)
 
