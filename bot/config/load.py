@@ -43,8 +43,8 @@ from bot.config.settings import (
     RetentionSettings,
 )
 from bot.config.yaml_loader import read_yaml
-from bot.mail.imap_source import ImapSettings
-from bot.mail.smtp_sender import SmtpSettings
+from bot.mail.imap_settings import ImapSettings
+from bot.mail.smtp_settings import SmtpSettings
 from bot.mail.transport import TransportConfigError
 from bot.schedule import ScheduleSettings
 

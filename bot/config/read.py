@@ -37,10 +37,10 @@ from bot.config.settings import (
     default_imap,
     default_smtp,
 )
-from bot.mail import imap_source, smtp_sender
-from bot.mail.imap_source import ImapSettings
+from bot.mail import imap_settings, smtp_settings
+from bot.mail.imap_settings import ImapSettings
 from bot.mail.oauth import AUTH_MODES, TokenCommand
-from bot.mail.smtp_sender import SmtpSettings
+from bot.mail.smtp_settings import SmtpSettings
 from bot.rules.tournament import Points
 from bot.schedule import ScheduleSettings
 
@@ -275,7 +275,7 @@ def _read_imap(
                                             oauth2=auth == "oauth2")
     values: dict[str, Any] = dict(
         host=s.get("host", p.text(), DEFAULT_MAIL_HOST),
-        port=s.get("port", p.integer(1, 65535), imap_source.DEFAULT_PORTS[security]),
+        port=s.get("port", p.integer(1, 65535), imap_settings.DEFAULT_PORTS[security]),
         security=security,
         username=s.get("username", p.optional(p.text()), None) or address,
         password=password,
@@ -320,7 +320,7 @@ def _read_smtp(
         s.fail("username", MISSING, "the mailbox login", reason="needed when auth is 'oauth2'")
     values: dict[str, Any] = dict(
         host=s.get("host", p.text(), DEFAULT_MAIL_HOST),
-        port=s.get("port", p.integer(1, 65535), smtp_sender.DEFAULT_PORTS[security]),
+        port=s.get("port", p.integer(1, 65535), smtp_settings.DEFAULT_PORTS[security]),
         security=security,
         username=username,
         password=password,

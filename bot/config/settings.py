@@ -16,9 +16,9 @@ from decimal import Decimal
 from email.utils import formataddr
 
 from bot.league.settings import LeagueSettings
-from bot.mail import imap_source, smtp_sender
-from bot.mail.imap_source import ImapSettings
-from bot.mail.smtp_sender import SmtpSettings
+from bot.mail import imap_settings, smtp_settings
+from bot.mail.imap_settings import ImapSettings
+from bot.mail.smtp_settings import SmtpSettings
 from bot.rules.tournament import Points
 
 #: The league's defaults, the one place the rules values are written.
@@ -135,14 +135,14 @@ class TrustSettings:
 
 def default_imap() -> ImapSettings:
     return ImapSettings(
-        host=DEFAULT_MAIL_HOST, port=imap_source.DEFAULT_PORTS[DEFAULT_IMAP_SECURITY],
+        host=DEFAULT_MAIL_HOST, port=imap_settings.DEFAULT_PORTS[DEFAULT_IMAP_SECURITY],
         security=DEFAULT_IMAP_SECURITY, username=DEFAULT_BOT_ADDRESS,
     )
 
 
 def default_smtp() -> SmtpSettings:
     return SmtpSettings(
-        host=DEFAULT_MAIL_HOST, port=smtp_sender.DEFAULT_PORTS[DEFAULT_SMTP_SECURITY],
+        host=DEFAULT_MAIL_HOST, port=smtp_settings.DEFAULT_PORTS[DEFAULT_SMTP_SECURITY],
         security=DEFAULT_SMTP_SECURITY,
     )
 

@@ -51,7 +51,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import TurnitedError
-from bot.league.moves import next_numbering
+from bot.league.addresses import next_numbering
 from bot.league.settings import LeagueSettings
 from bot.rules.corrections import CorrectedLineup, correct
 from bot.rules.lineup import Lineup

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from email.utils import getaddresses
 
+from bot.league.addresses import normalize_address
 from bot.league.errors import BadAddress
 from bot.league.import_table import Problem, Row, Table
-from bot.league.moves import normalize_address
 from bot.league.names import clean, confusable_keys, derive_short_name, is_reserved, name_key
 from bot.league.settings import LeagueSettings
 from bot.rules.wp import budget

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from email.utils import parseaddr
 
 from bot.league import ahead
+from bot.league.addresses import normalize_address
 from bot.league.errors import BadAddress
 from bot.league.names import (
     choose_names,
@@ -57,24 +57,12 @@ from bot.rules.wp import budget
 from bot.storage import managers as manager_rows
 from bot.storage import moves as move_rows
 from bot.storage import teams as team_rows
-from bot.storage.addresses import canonical_address
 from bot.storage.moves import MoveRow
 from bot.storage.teams import TeamRow
 
 #: Longest manager display name kept.
 DISPLAY_NAME_MAX = 60
 
-
-def normalize_address(sender: str) -> str:
-    """The lower-cased ``local@domain`` of a sender (display names dropped),
-    in the one spelling the league keys managers by (``canonical_address``:
-    an internationalised domain in Unicode, whichever form the mail used)."""
-    _, address = parseaddr(sender or "")
-    address = address.strip().lower()
-    local, at, domain = address.rpartition("@")
-    if not at or not local or not domain or " " in address:
-        raise BadAddress(sender)
-    return canonical_address(address)
 
 
 def set_lineup(s: MailSession, request: SetLineup, rounds: int = 1) -> None:
@@ -279,12 +267,6 @@ def sender_team_names(conn: sqlite3.Connection, sender: str) -> tuple[str, ...]:
     teams = team_rows.teams_of_manager(conn, manager.id)
     return tuple(dict.fromkeys(n for t in teams for n in (t.name, t.short_name)))
 
-
-def next_numbering(season: int, round_in_season: int, season_rounds: int) -> tuple[int, int]:
-    """(season, round in season) of the round after the given one."""
-    if round_in_season >= season_rounds:
-        return season + 1, 1
-    return season, round_in_season + 1
 
 
 def weakest(teams: list[TeamRow], count: int, lot: random.Random) -> list[TeamRow]:

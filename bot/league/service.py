@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 from bot.errors import N_
 from bot.league import evaluation as ev
 from bot.league import news, tables
+from bot.league.addresses import normalize_address
 from bot.league.errors import BadTime, LeagueError, NoOpenRound, RoundNotOpen, UnknownRound
-from bot.league.moves import normalize_address
 from bot.league.news import Recipient, RoundNews
 from bot.league.passwords import generate_password, hash_password
 from bot.league.settings import LeagueSettings

@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
+from bot.league.addresses import normalize_address
 from bot.league.errors import BadAddress
-from bot.league.moves import normalize_address
 from bot.mail.compose import MailKind
 from bot.mail.reading import InboundMail
 from bot.render.forward import render_forward

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
-from bot.league.moves import next_numbering
+from bot.league.addresses import next_numbering
 from bot.render.home import HomeData
 from bot.render.model import RoundInfo
 from bot.service.context import Context

@@ -42,7 +42,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from bot.league.moves import normalize_address, sender_team_names
+from bot.league.addresses import normalize_address
+from bot.league.moves import sender_team_names
 from bot.league.outcome import MoveOutcome
 from bot.league.passwords import verify_password
 from bot.mail.auth import sender_trust

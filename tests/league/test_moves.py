@@ -7,8 +7,9 @@ from decimal import Decimal
 
 import pytest
 
+from bot.league.addresses import normalize_address
 from bot.league.errors import BadAddress, NoOpenRound
-from bot.league.moves import normalize_address, weakest
+from bot.league.moves import weakest
 from bot.league.outcome import Code
 from bot.league.service import League
 from bot.rules.requests import LineError, SelectTeam, SetShortName

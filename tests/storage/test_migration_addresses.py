@@ -5,7 +5,7 @@ address, stays as it was."""
 
 from __future__ import annotations
 
-from bot.league.moves import normalize_address
+from bot.league.addresses import normalize_address
 from bot.storage import Database, open_database
 from bot.storage.addresses import canonical_address
 from bot.storage.migrations import MIGRATIONS, apply_migrations

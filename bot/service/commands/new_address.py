@@ -22,9 +22,9 @@ from email.utils import getaddresses
 
 from bot.errors import N_
 from bot.league import confirmations
+from bot.league.addresses import normalize_address
 from bot.league.confirmations import Confirmation
 from bot.league.errors import LeagueError
-from bot.league.moves import normalize_address
 from bot.league.outcome import Code, Notice
 from bot.mail.compose import ComposeError, MailKind, check_address
 from bot.mail.vocabulary import KeywordCommand, Value

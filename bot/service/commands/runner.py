@@ -43,16 +43,10 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
+from bot.league.addresses import next_numbering, normalize_address
 from bot.league.errors import BadTime, NoOpenRound
 from bot.league.grouping import Group, first_mail_registrations, plan
-from bot.league.moves import (
-    attach_short_names,
-    issue_password,
-    next_numbering,
-    normalize_address,
-    register_manager,
-    team_states,
-)
+from bot.league.moves import attach_short_names, issue_password, register_manager, team_states
 from bot.league.names import clean
 from bot.league.outcome import Code, ManagerInfo, MoveOutcome, Notice, TeamState
 from bot.league.passwords import normalize as normalize_password
