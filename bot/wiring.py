@@ -23,8 +23,7 @@ from bot.league.settings import LeagueSettings
 from bot.render.environment import Environments
 from bot.schedule import DeadlinePlan
 from bot.service.context import Context
-from bot.service.outgoing import Sender
-from bot.service.settings import GameSettings, IngestSettings
+from bot.service.settings import GameSettings, IngestSettings, Sender
 from bot.storage.db import Database
 
 

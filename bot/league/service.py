@@ -22,7 +22,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import N_
-from bot.league import evaluation as ev
 from bot.league import news, tables
 from bot.league.addresses import normalize_address
 from bot.league.errors import BadTime, LeagueError, NoOpenRound, RoundNotOpen, UnknownRound
@@ -39,7 +38,10 @@ from bot.storage import teams as team_rows
 from bot.storage.db import Database
 from bot.storage.rounds import RoundRow
 
-if TYPE_CHECKING:  # the report (numpy, the Monte Carlo) is imported when a round is played
+if TYPE_CHECKING:  # the evaluation and its report (numpy, the Monte Carlo) are imported
+    # when a round is played: the console's status and the ingest never load them
+    from bot.league import evaluation as ev
+    from bot.league.evaluation import ReplayResult
     from bot.rules.report import RoundReport
 
 __all__ = [
@@ -50,13 +52,11 @@ __all__ = [
     "LeagueStatus",
     "Recipient",
     "ReminderTarget",
-    "ReplayResult",
     "RolledBack",
     "RoundNews",
     "UnknownManager",
 ]
 
-ReplayResult = ev.ReplayResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +160,12 @@ def _aware(what: str, moment: datetime) -> None:
         raise BadTime(what, moment)
 
 
+def _new_seed() -> int:
+    from bot.league.evaluation import new_seed
+
+    return new_seed()
+
+
 class League:
     """The league over one database.
 
@@ -181,7 +187,7 @@ class League:
         self.settings = settings or LeagueSettings()
         self.lot = lot or random.SystemRandom()
         #: Draws the seed committed when a round opens (``secrets`` unless given).
-        self.seeds = seeds or ev.new_seed
+        self.seeds = seeds or _new_seed
         self.step: Callable[[str], None] | None = None
 
     # -- rounds ------------------------------------------------------------------
@@ -251,6 +257,8 @@ class League:
         Returns None when nothing is due (or another process evaluated it
         first). See ``bot.league.evaluation`` for the steps.
         """
+        from bot.league import evaluation as ev
+
         _aware("now", now)
         drawn = ev.new_seed()
         next_seeds = (self.seeds(), self.seeds())
@@ -335,6 +343,8 @@ class League:
         and committed seed (and ``deadline``, if given, else the one it had),
         and its newsletters and digest not sent yet are cancelled (sent ones
         stay). The next evaluation corrects it (``RoundRow.corrects``)."""
+        from bot.league import evaluation as ev
+
         _aware("now", now)
         if deadline is not None:
             _aware("deadline", deadline)
@@ -403,6 +413,8 @@ class League:
 
     def replay(self, round_number: int) -> ReplayResult:
         """Re-play an evaluated round from its stored inputs and seed."""
+        from bot.league import evaluation as ev
+
         with self.db.read() as conn:
             stored = results.stored_inputs_and_report(conn, round_number)
         if stored is None:

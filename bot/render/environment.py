@@ -26,15 +26,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
-
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from typing import TYPE_CHECKING, Any
 
 import bot.render.formatting as formatting
 import bot.render.i18n as i18n
 import bot.render.textwidth as textwidth
 from bot.render.formatting import check_language
 from bot.render.reasons import reason
+
+if TYPE_CHECKING:  # Jinja is imported when the first environment is made
+    from jinja2 import Environment
 
 SHARED = "shared"
 #: The folder of the mails' templates, one per mail for every language.
@@ -100,6 +101,8 @@ def make_environment(language: str, templates_dir: Path | None = None, *,
     ``archive_url`` is the published archive (``archive.url``), ``gm_address``
     the game master's (``gm.address``), which every mail's footer names;
     ``code_sentences`` what the digest says of the commands' notice codes."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
     language = check_language(language)
     root = Path(templates_dir) if templates_dir is not None else TEMPLATES_DIR
     env = Environment(

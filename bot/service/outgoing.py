@@ -9,20 +9,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from bot.mail.compose import Attachment, MailKind, compose
 from bot.render.model import RenderedMail
+from bot.service.settings import Sender
 from bot.storage import outbox
-
-
-@dataclass(frozen=True, slots=True)
-class Sender:
-    """The From of the bot's mail."""
-
-    address: str
-    name: str
 
 
 def queue_mail(

@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.schedule import DeadlinePlan
-from bot.service.outgoing import Sender
+
+
+@dataclass(frozen=True, slots=True)
+class Sender:
+    """The From of the bot's mail."""
+
+    address: str
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
