@@ -22,7 +22,7 @@ from bot.service.roster import managers
 from bot.service.takeover import import_league
 from tests.support.clock import FakeClock
 from tests.support.mails import player_mail
-from tests.takeover.support import (
+from tests.support.takeover import (
     BOT,
     START,
     body_of,
