@@ -13,7 +13,6 @@ import pytest
 from bot.cli import main, setup
 from bot.config import ConfigFileMissing
 from bot.storage import results
-
 from tests.league.conftest import Player, evaluate, lineup, make_league, register
 
 

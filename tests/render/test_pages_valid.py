@@ -18,8 +18,8 @@ import pytest
 from bot.render.site import write_site
 from bot.service.publish import site_data
 from tests.render.browser import BrowserError, Chromium
-from tests.render.test_browser import check_page
 from tests.render.pages import CheckerMissing, axe_violations, html_errors
+from tests.render.test_browser import check_page
 from tests.support.takeover import evaluate, imported_app, league_table, send_lineups
 
 pytestmark = pytest.mark.browser
