@@ -20,7 +20,7 @@ MODULES = sorted(info.name for info in pkgutil.iter_modules([str(BENCH)]))
 
 def test_every_bench_file_is_a_module_of_the_package() -> None:
     files = sorted(path.stem for path in BENCH.glob("*.py") if path.stem != "__init__")
-    assert MODULES == files
+    assert files == MODULES
     assert len(MODULES) >= 19
 
 
