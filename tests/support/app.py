@@ -40,15 +40,7 @@ CONFIG = {
 
 def make_app(tmp_path: Path, clock: FakeClock, **extra: object) -> App:
     """The App of a test game in ``tmp_path/state``, started (round 1 open)."""
-    data = {
-        "state_dir": "state",
-        "game": {"name": "Turnited Test"},
-        "analysis": {"simulations": 500},
-        "schedule": {"timezone": "Europe/Berlin", "deadlines": {"cron": "0 20 * * SUN"}},
-        "gm": {"address": GM, "name": "Greta GM"},
-        "mail": {"transport": "maildir", "address": BOT},
-        **extra,
-    }
+    data = {**CONFIG, "analysis": {"simulations": 500}, **extra}
     config = Config.from_mapping(data, tmp_path)
     app = build_app(config, clock=clock)
     app.ensure_started()
