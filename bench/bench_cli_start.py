@@ -19,7 +19,7 @@ A compiled message catalog is cached in the user's cache directory
 (``bot.render.i18n``); each command is run once before the measurement, so
 the figures are those of every call after the first.
 
-Run: .venv/bin/python bench/bench_cli_start.py [--runs 15] [--before main] [--imports]
+Run: .venv/bin/python -m bench.bench_cli_start [--runs 15] [--before main] [--imports]
      [--instructions]
 """
 
@@ -37,7 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.revision import export
+
 GOAL = 0.15  # seconds beyond a bare interpreter (issue 19)
 
 
@@ -116,14 +117,6 @@ def make_game(folder: Path, env: dict[str, str]) -> Path:
         if done.returncode != 0:
             raise SystemExit(f"setting up the game failed: {done.stderr}")
     return game
-
-
-def export(ref: str, folder: Path) -> Path:
-    """The code of ``ref`` (its ``bot/`` and ``templates/``) in ``folder``."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "bot", "templates"],
-                             capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
-    return folder
 
 
 def environment(code: Path | None) -> dict[str, str]:

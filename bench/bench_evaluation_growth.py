@@ -9,7 +9,7 @@ output discarded. Before that, each phase is timed on its own. Prints CPU
 seconds per size, the growth over the smallest field, and the goal: a 16x
 larger field (64 -> 1024 player teams) at most 40x the cost.
 
-Run: ``.venv/bin/python bench/bench_evaluation_growth.py [--sizes 64,256,1024] [--simulations K]``
+Run: ``.venv/bin/python -m bench.bench_evaluation_growth [--sizes 64,256,1024] [--simulations K]``
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ to even, group ``2000`` and write one rounded unit of time, so the bot does
 not use them), the ratio, and the one-time cost of loading a language's
 locale data. CPU time (``time.process_time``), median of several runs.
 
-Run: .venv/bin/python bench/bench_formatting.py [--calls 20000]
+Run: .venv/bin/python -m bench.bench_formatting [--calls 20000]
 """
 
 from __future__ import annotations

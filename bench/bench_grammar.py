@@ -11,13 +11,13 @@ size ratio: about 1.0 is linear, 2.0 would be quadratic). Shapes:
   many lines     N short lines of mixed commands, text and lineups
   many words     one line of words (a paragraph of an HTML mail)
 
-    python bench/bench_grammar.py [--sizes 2500,10000,20000,60000,1000000] [--repeat 3]
+    python -m bench.bench_grammar [--sizes 2500,10000,20000,60000,1000000] [--repeat 3]
 
 ``--corpus`` instead reads every mail of the corpora (the player corpus
 ``tests/corpus/players``, ``tests/corpus``, ``tests/mail/eml``) as the ingest
 does - ``read_message``, then the grammar with every command's keywords -
 and prints the CPU time per mail (the best of ``--repeat`` passes).
-``--against REF`` measures the same for the ``bot`` package of the git
+``--against REF`` measures the same for the ``bot`` package (and its templates) of the git
 revision REF (extracted to a temporary directory) side by side: the two
 run in turns, ``--rounds`` times each, in fresh processes on the same
 machine load, and the ratio of their medians is printed (issue 20: reading
@@ -28,31 +28,24 @@ corpus only and once also parsing it ``--passes`` times; the difference
 over the passes and mails is the instructions ``parse_moves`` takes per
 mail (about a minute per run).
 
-    python bench/bench_grammar.py --corpus [--against main] [--rounds 7] [--repeat 5]
-    python bench/bench_grammar.py --corpus --against main --instructions [--passes 5]
+    python -m bench.bench_grammar --corpus [--against main] [--rounds 7] [--repeat 5]
+    python -m bench.bench_grammar --corpus --against main --instructions [--passes 5]
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections.abc import Callable
-from io import BytesIO
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-#: The checkout whose ``bot`` is measured (``--against`` points a worker elsewhere).
-sys.path.insert(0, os.environ.get("BENCH_BOT_ROOT", str(ROOT)))
-
-from bot.mail.grammar import parse_moves  # noqa: E402
-from bot.mail.reading import read_message  # noqa: E402
-from bot.service.commands import registry  # noqa: E402
+from bench.revision import ROOT, export, run_module
+from bot.mail.grammar import parse_moves
+from bot.mail.reading import read_message
+from bot.service.commands import registry
 
 #: The keywords of a player's mail, as the ingest reads it.
 VOCABULARY = registry().vocabulary()
@@ -129,11 +122,7 @@ def corpus_seconds_per_mail(repeat: int) -> tuple[float, float]:
 
 def _worker(root: Path, repeat: int) -> tuple[float, float]:
     """``corpus_seconds_per_mail`` in a fresh process with ``root``'s ``bot``."""
-    out = subprocess.run(
-        [sys.executable, __file__, "--corpus-worker", "--repeat", str(repeat)],
-        env={**os.environ, "BENCH_BOT_ROOT": str(root)}, check=True, capture_output=True,
-        text=True,
-    ).stdout
+    out = run_module(__spec__.name, ["--corpus-worker", "--repeat", str(repeat)], root).stdout
     read, grammar = out.split()[-2:]
     return float(read), float(grammar)
 
@@ -141,12 +130,9 @@ def _worker(root: Path, repeat: int) -> tuple[float, float]:
 def _instructions(root: Path, passes: int) -> int:
     """Instructions (callgrind's ``I refs``) of a worker that reads the corpus
     and parses it ``passes`` times, with ``root``'s ``bot``."""
-    out = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--dump-instr=no",
-         "--collect-jumps=no", sys.executable, __file__, "--corpus-passes", str(passes)],
-        env={**os.environ, "BENCH_BOT_ROOT": str(root)}, check=True, capture_output=True,
-        text=True,
-    ).stderr
+    out = run_module(__spec__.name, ["--corpus-passes", str(passes)], root, wrapper=[
+        "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--dump-instr=no",
+        "--collect-jumps=no"]).stderr
     refs = next(line for line in out.splitlines() if "refs:" in line)
     return int(refs.split()[-1].replace(",", ""))
 
@@ -163,7 +149,7 @@ def run_instructions(against: str, passes: int) -> None:
     count = len(corpus())
     per_mail: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        _extract(against, Path(tmp))
+        export(against, Path(tmp))
         for name, root in ((against, Path(tmp)), ("this tree", ROOT)):
             base, parsed = _instructions(root, 0), _instructions(root, passes)
             per_mail[name] = (parsed - base) / passes / count
@@ -171,14 +157,6 @@ def run_instructions(against: str, passes: int) -> None:
     for name, value in per_mail.items():
         print(f"  {name:<12}{value:>14,.0f}")
     print(f"  ratio this tree / {against}: {per_mail['this tree'] / per_mail[against]:.3f}")
-
-
-def _extract(revision: str, into: Path) -> None:
-    """The ``bot`` package of the git ``revision`` into ``into``."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision, "bot"],
-                             check=True, capture_output=True).stdout
-    with tarfile.open(fileobj=BytesIO(archive)) as tar:
-        tar.extractall(into, filter="data")
 
 
 def run_corpus(against: str | None, rounds: int, repeat: int) -> None:
@@ -189,7 +167,7 @@ def run_corpus(against: str | None, rounds: int, repeat: int) -> None:
               f"parse_moves {grammar * 1e6:.0f} µs")
         return
     with tempfile.TemporaryDirectory() as tmp:
-        _extract(against, Path(tmp))
+        export(against, Path(tmp))
         ours: list[tuple[float, float]] = []
         theirs: list[tuple[float, float]] = []
         for _ in range(rounds):  # in turns, so both see the same machine load

@@ -31,7 +31,7 @@ removes as much as a round adds. It checks the budget of issue 22: the
 state grows by at most ``--budget-mb`` (0.5 MB) a round, the outbox keeps
 no delivered body. Exit status 1 when the budget is exceeded.
 
-    python bench/bench_growth.py [--managers 40] [--teams 64] [--rounds 30]
+    python -m bench.bench_growth [--managers 40] [--teams 64] [--rounds 30]
                                  [--simulations 2000] [--budget-mb 0.5] [--keep DIR]
 
 Timings depend on the machine's load; the sizes do not.
@@ -46,14 +46,11 @@ import gzip
 import itertools
 import random
 import shutil
-import sys
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from email import policy
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.app import App
 from bot.config import Config

@@ -26,22 +26,19 @@ so it shows how each grows with the number of mails. Passwords use scrypt
 N=2**4: this part measures everything but scrypt (``bench_ingest.py``
 measures the password cache at the default cost).
 
-    python bench/bench_imap_ingest.py [--mails 1000] [--batch 100]
+    python -m bench.bench_imap_ingest [--mails 1000] [--batch 100]
                                       [--growth 250,500,1000] [--no-pipeline]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from imapclient import IMAPClient
 

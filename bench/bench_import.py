@@ -16,21 +16,18 @@ Prints wall and CPU seconds, teams/s and the ratios (i)/(c) (what the
 hashing costs) and (s)/(i) (what the threads win). Wall times on a machine
 shared with other work are noisy: compare the ratios and CPU times.
 
-    python bench/bench_import.py [--teams 1000] [--repeat 1]
+    python -m bench.bench_import [--teams 1000] [--repeat 1]
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.app import build_app
 from bot.config import Config

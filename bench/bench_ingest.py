@@ -26,7 +26,7 @@ dominate). Then, at the DEFAULT cost N=2**14, the issue-15 figures: the new
 path against the old one (target: at least 4x faster) and how both grow with
 the number of mails (``--growth``). ``--profile`` adds a cProfile of one poll.
 
-    python bench/bench_ingest.py [--managers 200] [--mails 1000] [--repeat 2]
+    python -m bench.bench_ingest [--managers 200] [--mails 1000] [--repeat 2]
                                  [--growth 250,500] [--compare-repeat 1]
                                  [--no-default-cost] [--profile]
 """
@@ -42,7 +42,6 @@ import pstats
 import random
 import re
 import shutil
-import sys
 import tempfile
 import time
 import types
@@ -55,10 +54,12 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench_imap_ingest import (
+import bot.league.passwords
+import bot.service.commands.runner
+import bot.service.inbound
+import bot.service.outgoing
+import bot.storage.outbox
+from bench.bench_imap_ingest import (
     Figure,
     bare_fetch,
     bare_fetch_and_move,
@@ -67,12 +68,6 @@ from bench_imap_ingest import (
     per_mail_poll,
     reset,
 )
-
-import bot.league.moves
-import bot.league.passwords
-import bot.service.inbound
-import bot.service.outgoing
-import bot.storage.outbox
 from bot.app import App, build_app
 from bot.league.passwords import DEFAULT_N, VERIFIED
 from bot.league.settings import LeagueSettings
@@ -281,15 +276,17 @@ class TimedSource:
 
 
 #: (object, attribute, label) of the ingest's steps, timed where the pipeline
-#: looks them up; "league" includes the password check listed below it.
+#: looks them up; "commands" (``carry_out``, the command runner) includes the
+#: password check listed below it.
 STAGES = (
     ("ingestor", "_known", "ledger lookup (dedupe)"),
     (bot.service.inbound, "spool_many", "spool: write the mails + one flush per batch"),
     (bot.service.inbound, "read_message", "read: MIME, charsets, quotes"),
     (bot.service.inbound, "classify", "classify"),
     (bot.service.inbound, "parse_moves", "parse the commands"),
-    ("league", "submit", "league: SQL, corrections, password check"),
-    (bot.league.moves, "verify_password", "  of which the password check (cache, scrypt)"),
+    (bot.service.inbound, "carry_out", "commands: SQL, corrections, password check"),
+    (bot.service.commands.runner, "verify_password",
+     "  of which the password check (cache, scrypt)"),
     (bot.league.passwords, "_scrypt", "    of which scrypt itself"),
     (bot.service.inbound, "render_reply", "render the reply (Jinja)"),
     (bot.service.outgoing, "compose", "compose the reply (MIME, headers)"),
@@ -300,7 +297,7 @@ STAGES = (
 @contextlib.contextmanager
 def stage_timers(app: App, totals: Counter[str]) -> Iterator[None]:
     """Add up the time of each step of ``STAGES`` (and of the whole ingest)."""
-    owners = {"ingestor": app.ingestor, "league": app.league}
+    owners = {"ingestor": app.ingestor}
     patched = []
 
     def timed(label: str, real: Callable[..., object]) -> Callable[..., object]:

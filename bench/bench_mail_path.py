@@ -10,19 +10,16 @@ rendering, outbox) for each kind: the fastest of five batches of 8 mails,
 the figure least disturbed by other processes on a shared machine. Run it
 on two checkouts side by side (each from its own ``bench/``):
 
-    .venv/bin/python bench/bench_mail_path.py
-    (cd /path/to/other/checkout && /path/to/.venv/bin/python bench/bench_mail_path.py)
+    .venv/bin/python -m bench.bench_mail_path
+    (cd /path/to/other/checkout && /path/to/.venv/bin/python -m bench.bench_mail_path)
 """
 
 from __future__ import annotations
 
 import re
-import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.service.harness import Game
 

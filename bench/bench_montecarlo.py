@@ -16,7 +16,7 @@ draw. Prints, all in CPU seconds of this one process:
 * 10^6 simulations: time, growth over 10^5, and peak traced memory of 10^5
   and 10^6 (flat: work is chunked).
 
-Run: ``.venv/bin/python bench/bench_montecarlo.py [--literal N] [--skip-million]``
+Run: ``.venv/bin/python -m bench.bench_montecarlo [--literal N] [--skip-million]``
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from bench.revision import ROOT
 from bot.rules.corrections import correct
 from bot.rules.lineup import Lineup
 from bot.rules.tournament import draw_gm_teams, draw_groups
@@ -83,8 +84,7 @@ def cold_compile() -> float:
     """CPU seconds of a fresh process compiling the loops into an empty cache."""
     code = (
         "import time; t = time.process_time(); "
-        f"import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); "
-        "from bench_montecarlo import field; "
+        "from bench.bench_montecarlo import field; "
         "from bot.rules.montecarlo import semi_final_probability; "
         "semi_final_probability(*field(), 10, seed=1); "
         "print(time.process_time() - t)"
@@ -92,7 +92,7 @@ def cold_compile() -> float:
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                             capture_output=True, text=True)
+                             capture_output=True, text=True, cwd=ROOT)
     return float(out.stdout.strip())
 
 

@@ -8,7 +8,7 @@ player's address), checks it, queues them all into the outbox of a real
 SQLite file, and prints the time per recipient, the personal block's share
 included. For comparison it also times rendering everything per recipient.
 
-Run: .venv/bin/python bench/bench_newsletter.py [--recipients 500] [--players 52]
+Run: .venv/bin/python -m bench.bench_newsletter [--recipients 500] [--players 52]
 """
 
 from __future__ import annotations

@@ -15,20 +15,17 @@ processes than wall time) of:
                      everything fits (the budget's own cost), and with one
                      that holds about half the newsletter back; per message
 
-    python bench/bench_outbox_order.py [--finished 100000] [--queued 500] [--repeat 5]
+    python -m bench.bench_outbox_order [--finished 100000] [--queued 500] [--repeat 5]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.service.drain import drain
 from bot.service.sending_budget import BULK_KINDS, DAY, reserve

@@ -12,7 +12,7 @@ CPU time for fields of 64 and 1024 teams, the ratio to a plain per-team
 ``Fraction`` sum over ``odds`` (the reference, timed on 64 teams and checked
 equal), and its growth against the 256x more pairs of the 16x field.
 
-Run: ``python bench/bench_pairings.py [--seed N] [--repeat K]``.
+Run: ``python -m bench.bench_pairings [--seed N] [--repeat K]``.
 """
 
 from __future__ import annotations

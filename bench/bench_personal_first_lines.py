@@ -9,7 +9,7 @@ line that shows the next deadline. It prints how many newsletters fail to
 show them within the first 30 lines, and the median and largest line
 numbers. The same count before and after a change is the comparison.
 
-Run: .venv/bin/python bench/bench_personal_first_lines.py [DEMO_DIR]
+Run: .venv/bin/python -m bench.bench_personal_first_lines [DEMO_DIR]
      (without DEMO_DIR: a fresh demo, 40 managers, one season, seed 7)
 """
 

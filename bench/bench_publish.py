@@ -20,7 +20,7 @@ re-publishing, the catch-up after a crash) parses its one report
 (``stored``: reading the news back + ``after``). CPU time of this process
 (the machine's other load inflates wall time, less so CPU time).
 
-    python bench/bench_publish.py [--managers 64] [--rounds 200] [--before REV]
+    python -m bench.bench_publish [--managers 64] [--rounds 200] [--before REV]
                                   [--no-before]
 """
 
@@ -29,20 +29,17 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
 import random
 import statistics
-import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+from bench.revision import export, run_module
 from bot.app import App
 from bot.config import Config
 from bot.mail.maildir_transport import MaildirInbox, MaildirSender
@@ -54,7 +51,6 @@ from bot.storage.db import open_database
 BEFORE = "68a22f8"
 CHECKPOINTS = (10, 50, 200)
 START = datetime(2026, 12, 7, 8, 0, tzinfo=UTC)
-REPO = Path(__file__).resolve().parent.parent
 
 
 def config(directory: Path, managers: int) -> Config:
@@ -110,9 +106,9 @@ class League:
                 requests.insert(0, RegisterTeam(f"Neues Team: Bench {i:03d}",
                                                 f"Bench {i:03d}", None))
             with self.app.db.transaction() as conn:
-                self.app.league.submit(conn, sender=f"m{i:03d}@bench.example",
-                                       sender_name=f"Manager {i}",
-                                       moves=ParsedMoves(tuple(requests), (), ()), now=self.now)
+                submit(self.app.league, conn, sender=f"m{i:03d}@bench.example",
+                       sender_name=f"Manager {i}", moves=ParsedMoves(tuple(requests), (), ()),
+                       now=self.now)
         self.now = deadline + timedelta(minutes=1)
         result = self.app.league.evaluate_due(self.now, next_deadline=self.app.plan.next_deadline(
             self.now))
@@ -122,6 +118,17 @@ class League:
         archive.mkdir(parents=True, exist_ok=True)
         (archive / f"round-{number:03d}.html").write_text(
             f"<html><head><title>Runde {number}</title></head></html>", encoding="utf-8")
+
+
+def submit(league: Any, conn: Any, **mail: Any) -> object:
+    """One mail's requests carried out by the command runner (``carry_out``, as
+    ``tests.support.league.submit`` calls it); the code of ``--before`` has no
+    runner yet and its league takes them itself (``League.submit``)."""
+    if hasattr(league, "submit"):
+        return league.submit(conn, **mail)
+    from tests.support.league import submit as carried_out  # the runner of this code
+
+    return carried_out(league, conn, **mail)
 
 
 def cpu(action: Callable[[], object]) -> tuple[float, object]:
@@ -164,15 +171,6 @@ def measure(managers: int, rounds: int, seed: int) -> dict[str, dict[str, float]
     return out
 
 
-def tree_of(rev: str, into: Path) -> Path:
-    """The package of revision ``rev`` (``git archive``), unpacked into ``into``."""
-    data = subprocess.run(["git", "-C", str(REPO), "archive", rev, "bot", "templates"],
-                          check=True, capture_output=True).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--managers", type=int, default=64)
@@ -192,13 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     before: dict[str, dict[str, float]] = {}
     if not args.no_before:
         with tempfile.TemporaryDirectory(prefix="turnited-bench-before-") as old:
-            tree_of(args.before, Path(old))
-            child = subprocess.run(
-                [sys.executable, __file__, "--json", "--managers", str(args.managers),
-                 "--rounds", str(args.rounds), "--seed", str(args.seed)],
-                check=True, capture_output=True, text=True,
-                env={**os.environ, "PYTHONPATH": old}, cwd=old,
-            )
+            child = run_module(__spec__.name, [
+                "--json", "--managers", str(args.managers), "--rounds", str(args.rounds),
+                "--seed", str(args.seed)], export(args.before, Path(old)))
             before = json.loads(child.stdout.strip().splitlines()[-1])
     after = measure(args.managers, args.rounds, args.seed)
     print(f"{'rounds':>6} {'before s':>9} {'after s':>8} {'ratio':>6} "

@@ -27,18 +27,15 @@ quotequail) on the language corpus (tests/mail/eml/lang) and the replies of
 the real-world corpus whose fresh text test_corpus pins: exact fresh texts,
 texts that still contain the quoted old lineup, and the time per mail.
 
-    python bench/bench_reading.py [--base-kb 8] [--repeat 3] [--compare-quotes]
+    python -m bench.bench_reading [--base-kb 8] [--repeat 3] [--compare-quotes]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.mail.classify import classify
 from bot.mail.reading import MAX_READ_SIZE, read_message

@@ -11,8 +11,8 @@ disturbs it less than wall time would).
 
 Run it on two checkouts side by side to compare:
 
-    .venv/bin/python bench/bench_reply_render.py [--repeat 400]
-    PYTHONPATH=/path/to/other/checkout .venv/bin/python bench/bench_reply_render.py
+    .venv/bin/python -m bench.bench_reply_render [--repeat 400]
+    PYTHONPATH=/path/to/other/checkout .venv/bin/python -m bench.bench_reply_render
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ with no ledger row, or a human mail without a reply: must be 0), doubled
 message in flight) and the worker's peak memory (VmHWM, the largest of all
 its runs). Exit status 1 when something was lost or doubled beyond that.
 
-    python bench/soak.py [--minutes 60] [--players 20] [--deadline-minutes 3]
+    python -m bench.soak [--minutes 60] [--players 20] [--deadline-minutes 3]
                          [--kill-min 20] [--kill-max 90] [--huge-line 60000]
                          [--seed 11] [--keep DIR]
 """
@@ -40,8 +40,6 @@ from datetime import UTC, datetime, timedelta
 from email import policy
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.e2e.conftest import (  # the end-to-end harness: real worker, real servers
     BOT,

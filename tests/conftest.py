@@ -13,6 +13,7 @@ import os
 from hypothesis import settings
 
 from tests.servers import dovecot, smtp_server  # noqa: F401
+from tests.support.oauth import issuer  # noqa: F401
 
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 if os.environ.get("CI"):

@@ -161,8 +161,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--force", action="store_true", help="evaluate now, before the deadline")
     p.add_argument("--dry-run", action="store_true",
                    help="a preview: the newsletter of an evaluation now, changing nothing; "
-                   "before the deadline with a fresh random seed, not the committed one "
-                   "(RULES.md §13); listed in the round's digest")
+                   "before the deadline with a fresh random seed, not the committed one; "
+                   "listed in the round's digest")
     p.set_defaults(handler=_evaluate)
     p = _parser(sub, "demo",
                 "two seasons with 40 simulated managers on the embedded Maildir transport",

@@ -78,7 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="take over a league played elsewhere: import its teams from a CSV table",
         description=(
             "Fill an empty league from a table with the header "
-            "team,short,manager,address,language,wp,psz,last_round (RULES.md §14); the bot "
+            "team,short,manager,address,language,wp,psz,last_round; the bot "
             "then plays round K of season S (overall number (S-1)*5+K). Every row is "
             "checked first; any problem is reported with its line and nothing is imported."),
         epilog="examples:\n"

@@ -10,7 +10,7 @@ Every loop does the same float operations in the same order as the numpy
 formulation it replaces (``numpy.sum``'s pairwise summation, ``bincount``'s
 running sums, Vose's stacks) and exact integer arithmetic elsewhere, on the
 random numbers the caller drew with numpy: the results are the same bit for
-bit (``tests/tournament/legacy_montecarlo.py`` keeps the numpy engine).
+bit (``tests/rules/legacy_montecarlo.py`` keeps the numpy engine).
 
 Layout: a pair of lineups ``a * lineups + b`` has one int64 of ``pair_info``,
 ``UNBUILT`` (-1) until its table is built, else ``first row << 17 |

@@ -32,7 +32,7 @@ How it is fast (and still the same rules):
 The generator is ``numpy.random.default_rng(seed)``; the result depends on
 the seed and the chunk size only, and is the same, number for number, as
 the numpy formulation of these steps gave before the loops were compiled
-(``tests/tournament/legacy_montecarlo.py``): stored reports replay equal.
+(``tests/rules/legacy_montecarlo.py``): stored reports replay equal.
 ``literal_semi_final_probability`` is the plain reference: the same
 tournament code, dice by dice, in pure Python.
 """

@@ -3,56 +3,16 @@ newsletters, the archive, reminders and the GM digest (embedded Maildir)."""
 
 from __future__ import annotations
 
-import email
 import re
 from datetime import UTC, datetime, timedelta
-from email import policy
 from pathlib import Path
 
 import pytest
 
-from bot.app import App, build_app
-from bot.config import Config
-from bot.mail.maildir_transport import deliver, read_sent
+from bot.app import App
+from bot.mail.maildir_transport import deliver
+from tests.support.app import GM, START, body_of, mail, make_app, sent
 from tests.support.clock import FakeClock
-from tests.support.mails import player_mail
-
-START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # a Tuesday
-BOT = "turnited@game.example"
-GM = "gm@game.example"
-
-
-def make_app(tmp_path: Path, clock: FakeClock, **extra: object) -> App:
-    data = {
-        "state_dir": "state",
-        "game": {"name": "Turnited Test"},
-        "analysis": {"simulations": 500},
-        "schedule": {"timezone": "Europe/Berlin", "deadlines": {"cron": "0 20 * * SUN"}},
-        "gm": {"address": GM, "name": "Greta GM"},
-        "mail": {"transport": "maildir", "address": BOT},
-        **extra,
-    }
-    config = Config.from_mapping(data, tmp_path)
-    app = build_app(config, clock=clock)
-    app.ensure_started()
-    return app
-
-
-def mail(sender: str, body: str, when: datetime, subject: str = "Aufstellung") -> bytes:
-    """A player's mail to the bot (the shared builder)."""
-    return player_mail(sender, body, to=BOT, when=when, subject=subject)
-
-
-def sent(app: App) -> list[email.message.EmailMessage]:
-    return [
-        email.message_from_bytes(m.raw, policy=policy.default)
-        for m in read_sent(app.config.maildir_root)
-    ]
-
-
-def body_of(msg: email.message.EmailMessage) -> str:
-    part = msg.get_body(("plain",))
-    return part.get_content() if part else ""
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """RULES.md §8 (what the results mail contains), through the App on the
-embedded Maildir transport (``tests/app/test_app.py``) and the newsletter
+embedded Maildir transport (``tests/support/app.py``) and the newsletter
 renderer; the listing rule of the WP table through the league service."""
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from bot.rules.analytics import percent
 from bot.rules.lineup import Lineup
 from bot.rules.report import round_report
 from bot.rules.tournament import Entrant
-from tests.app.test_app import START, body_of, mail, make_app, sent
 from tests.compliance.support import Manager, evaluate, make_league
+from tests.support.app import START, body_of, mail, make_app, sent
 from tests.support.clock import FakeClock
 
 LINEUPS = ["3-2-17-19-23", "1-3-18-20-24", "2-2-19-21-25", "3-3-20-22-26", "1-2-21-23-27",

@@ -61,7 +61,7 @@ Longer paths name older tests elsewhere that prove the sentence as well.
 | 4   | Decision: points 3-1-0, configurable (2-1-0) | T::test_points_are_3_1_0_and_configurable |
 |     |  | W::test_league_points_setting_reaches_the_tables |
 | 4   | table: points, goal difference, lot; | T::test_table_order_points_then_difference_then_lot |
-|     | goals | tests/tournament/test_lots.py::test_top_tie_by_lot_goals_scored_do_not_count |
+|     | goals | tests/rules/test_tournament_lots.py::test_top_tie_by_lot_goals_scored_do_not_count |
 |     | scored do not count |  |
 | 4   | the first two advance, | T::test_first_two_advance_and_are_redrawn_until_four_remain |
 |     | redrawn into groups of four until four remain |  |
@@ -123,7 +123,7 @@ Longer paths name older tests elsewhere that prove the sentence as well.
 | 8   | teams absent longer are not listed | N::test_wp_table_lists_the_last_three_rounds_by_wp |
 |     | but keep their WP |  |
 | 8   | Decision: probabilities on by default: | N::test_probabilities_are_on_by_default |
-|     |  | tests/tournament/test_montecarlo.py::test_monte_carlo_agrees_with_the_literal_engine |
+|     |  | tests/rules/test_montecarlo.py::test_monte_carlo_agrees_with_the_literal_engine |
 |     | semi-final chance of the four (Monte Carlo), rounded W/D/L from the semi-finals on |  |
 | 8   | expectation table: all against all twice, | T::test_expectation_table_is_exact_and_ordered |
 |     | exact, by expected points, without lineups |  |

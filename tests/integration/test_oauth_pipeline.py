@@ -23,9 +23,10 @@ from bot.config import Config
 from bot.league.settings import LeagueSettings
 from bot.mail.transport import LoginRefusedError
 from bot.worker.scheduler import Worker
-from tests.servers import BOT_ADDRESS, DovecotServer, ServerMissingError, SmtpServer
+from tests.servers import BOT_ADDRESS, DovecotServer, SmtpServer
 from tests.support import mails
 from tests.support.clock import FakeClock
+from tests.support.dovecot import running_dovecot
 from tests.support.oauth import TokenIssuer, token_script
 
 pytestmark = pytest.mark.servers
@@ -35,26 +36,14 @@ LEAGUE = LeagueSettings(password_cost=2**4, simulations=0)
 
 
 @pytest.fixture
-def issuer() -> Iterator[TokenIssuer]:
-    issuer = TokenIssuer()
-    yield issuer
-    issuer.close()
-
-
-@pytest.fixture
 def servers(issuer: TokenIssuer) -> Iterator[tuple[DovecotServer, SmtpServer]]:
-    try:
-        dovecot = DovecotServer(oauth2_introspection_url=issuer.url, name="oauthapp")
-    except ServerMissingError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    smtp = SmtpServer(oauth=issuer.lookup)
-    try:
-        dovecot.start()
-        smtp.start()
-        yield dovecot, smtp
-    finally:
-        smtp.stop()
-        dovecot.remove()
+    with running_dovecot(oauth2_introspection_url=issuer.url, name="oauthapp") as dovecot:
+        smtp = SmtpServer(oauth=issuer.lookup)
+        try:
+            smtp.start()
+            yield dovecot, smtp
+        finally:
+            smtp.stop()
 
 
 def oauth_config(tmp_path: Path, dovecot: DovecotServer, smtp: SmtpServer,

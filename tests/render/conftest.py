@@ -1,4 +1,5 @@
-"""Fixtures of the rendering tests: real rounds, played once per session."""
+"""Fixtures of the rendering tests: real rounds, played once per session, and
+headless Chromium, started once per test module that asks for it."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from tests.render.browser import BrowserError, Chromium
 from tests.render.rounds import Round, make_round
 
 #: Sun 6 Dec 2026, 20:00 in Berlin (CET).
@@ -23,3 +25,13 @@ def round16() -> Round:
 def round_empty() -> Round:
     """A round nobody entered."""
     return make_round(0, seed=1)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Chromium:
+    try:
+        chromium = Chromium()
+    except BrowserError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    with chromium:
+        yield chromium

@@ -32,80 +32,17 @@ from bot.render.site import SiteData, write_site
 from bot.rules.rounding import to_cents
 from bot.rules.wp import age
 from bot.storage.history import Ageing, EvaluatedRound, TeamInfo, TeamRound
-from tests.render.browser import BrowserError, Chromium
+from tests.render.browser import Chromium
 from tests.render.conftest import DEADLINE
+from tests.render.pages import check_page
 from tests.render.rounds import Round, make_round
 
 pytestmark = pytest.mark.browser
-
-LAYOUT = """
-(() => {
-  const vw = document.documentElement.clientWidth;
-  const main = document.querySelector('main.content');
-  const out = [];
-  let minFont = 1000;
-  for (const el of document.querySelectorAll('body *')) {
-    const r = el.getBoundingClientRect();
-    if (!el.closest('.scroll') && r.width > 0 && (r.right > vw + 1 || r.left < -1)) {
-      out.push(`${el.tagName}.${el.className} ${Math.round(r.left)}..${Math.round(r.right)}`);
-    }
-    const text = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
-    if (text && r.width > 0) minFont = Math.min(minFont, parseFloat(getComputedStyle(el).fontSize));
-  }
-  const scrollers = [...document.querySelectorAll('.scroll')]
-    .filter(s => s.scrollWidth > s.clientWidth + 1).length;
-  return {
-    viewport: vw,
-    main: main ? main.getBoundingClientRect().width : 0,
-    scrollWidth: document.documentElement.scrollWidth,
-    outside: out.slice(0, 10),
-    minFont,
-    scrollers,
-    title: document.title,
-    text: document.body.innerText.length,
-  };
-})()
-"""
-
-SIZES = {"phone": (390, 844, True), "desktop": (1280, 900, False)}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Chromium:
-    try:
-        chromium = Chromium()
-    except BrowserError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    with chromium:
-        yield chromium
-
 
 @pytest.fixture(scope="module")
 def big_round() -> Round:
     """40 player teams: 64 teams, four group stages, long names."""
     return make_round(40, seed=404, simulations=500)
-
-
-def check_page(browser: Chromium, path: Path, name: str, *, min_main: int = 300) -> dict:
-    url = path.resolve().as_uri()
-    session = browser.open_page()
-    results = {}
-    for size, (width, height, mobile) in SIZES.items():
-        browser.load(session, url, width, height, mobile=mobile)
-        layout = browser.evaluate(session, LAYOUT)
-        shot = browser.screenshot(session, path.with_name(f"{name}-{size}.png"))
-        print(f"screenshot: {shot}")
-        problems = browser.problems(url)
-        assert not problems, f"{name} at {size} width: {problems}"
-        assert layout["viewport"] == width
-        assert layout["main"] >= min(min_main, width - 40), f"{name} {size}: {layout}"
-        assert layout["scrollWidth"] <= width + 1, f"{name} {size}: page wider than screen {layout}"
-        assert not layout["outside"], f"{name} {size}: elements outside the screen {layout}"
-        assert layout["minFont"] >= 11, f"{name} {size}: text too small {layout}"
-        results[size] = layout
-    browser.call("Target.closeTarget", {"targetId": browser.call(
-        "Target.getTargetInfo", session=session)["targetInfo"]["targetId"]})
-    return results
 
 
 @pytest.mark.parametrize("language", ["de", "en"])

@@ -9,20 +9,10 @@ from pathlib import Path
 import pytest
 
 from bot.render.rules_doc import write_rules_page
-from tests.render.browser import BrowserError, Chromium
-from tests.render.test_browser import check_page
+from tests.render.browser import Chromium
+from tests.render.pages import check_page
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Chromium:
-    try:
-        chromium = Chromium()
-    except BrowserError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    with chromium:
-        yield chromium
 
 
 @pytest.mark.parametrize("language", ["de", "en"])

@@ -41,10 +41,10 @@ from bot.rules.report import (
 )
 from bot.rules.tournament import Entrant, TournamentError
 from bot.storage import results
-from tests.app.test_app import START, mail, make_app
 from tests.league.conftest import Player, evaluate, lineup, make_league, register
 from tests.render.conftest import DEADLINE
 from tests.render.rounds import MANAGERS, player_lineup, standings
+from tests.support.app import START, mail, make_app
 from tests.support.clock import FakeClock
 
 GOLDEN = Path(__file__).parent / "golden"

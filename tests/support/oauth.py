@@ -3,7 +3,8 @@ tokens, revokes them, and answers token introspection (RFC 7662) over HTTP
 on 127.0.0.1, which Dovecot's ``oauth2`` password database asks; the
 aiosmtpd server of ``tests.servers`` asks ``lookup`` in-process. And the
 game master's side: a ``token_command`` script that prints whatever token
-the test put in its file."""
+the test put in its file. The ``issuer`` fixture: a running issuer, closed
+after the test."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ import json
 import secrets
 import stat
 import threading
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs
+
+import pytest
 
 from bot.mail.oauth import TokenCommand
 
@@ -87,3 +91,11 @@ def token_script(directory: Path, token: str, *, name: str = "token") -> tuple[T
     script.write_text(f"#!/bin/sh\ncat '{holder}'\n", encoding="ascii")
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     return TokenCommand(str(script)), holder
+
+
+@pytest.fixture
+def issuer() -> Iterator[TokenIssuer]:
+    """A running ``TokenIssuer``, closed after the test."""
+    running = TokenIssuer()
+    yield running
+    running.close()

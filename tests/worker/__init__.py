@@ -1,1 +1,1 @@
-"""Tests of the configuration and the worker (issue 7)."""
+"""Tests of bot.worker: the scheduler, its lock, logs and notices."""

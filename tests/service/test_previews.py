@@ -14,8 +14,7 @@ from bot.cli import main
 from bot.rules.lots import seed_commitment
 from bot.service.preview import CONSOLE, MAIL, preview
 from bot.storage import previews
-from tests.app.test_app import START, make_app
-from tests.console.test_console_cli import field, state_rows, write_config
+from tests.support.app import START, field, make_app, state_rows, write_config
 from tests.support.clock import FakeClock
 
 

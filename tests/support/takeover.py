@@ -3,26 +3,22 @@ Maildir, the welcome mails as the managers receive them."""
 
 from __future__ import annotations
 
-import email
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from decimal import Decimal
-from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
 from bot.app import App, build_app
 from bot.config import Config
 from bot.league.settings import LeagueSettings
-from bot.mail.maildir_transport import deliver, read_sent
+from bot.mail.maildir_transport import deliver
 from bot.service.takeover import import_league
+from tests.support.app import BOT, GM, START, body_of, sent
 from tests.support.clock import FakeClock
 from tests.support.mails import player_mail
 
-START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # a Tuesday
-BOT = "turnited@game.example"
-GM = "gm@game.example"
 HEADER = "team,short,manager,address,language,wp,psz,last_round"
 #: Cheap password hashes, a few Monte Carlo runs.
 SETTINGS = LeagueSettings(password_cost=2, simulations=200)
@@ -94,16 +90,6 @@ def make_app(tmp_path: Path, clock: FakeClock, **extra: object) -> App:
     return build_app(config, clock=clock, league_settings=SETTINGS)
 
 
-def sent_mails(app: App) -> list[EmailMessage]:
-    return [email.message_from_bytes(m.raw, policy=policy.default)  # type: ignore[misc]
-            for m in read_sent(app.config.maildir_root)]
-
-
-def body_of(msg: EmailMessage) -> str:
-    part = msg.get_body(("plain",))
-    return part.get_content() if part else ""
-
-
 def passwords_of(mails: list[EmailMessage]) -> dict[str, str]:
     """Recipient -> the password in his welcome mail."""
     found = {}
@@ -136,7 +122,7 @@ def imported_app(tmp_path: Path, season: int, round_in_season: int,
     app.ensure_started()  # the worker starting again keeps the imported open round
     assert app.open_round_deadline() == result.imported.round.deadline
     app.drain_outbox()
-    return app, clock, passwords_of(sent_mails(app))
+    return app, clock, passwords_of(sent(app))
 
 
 def send_lineups(app: App, clock: FakeClock, teams: list[TableTeam], playing: set[int],

@@ -13,8 +13,7 @@ import pytest
 from bot.cli import main, setup
 from bot.config import ConfigFileMissing
 from bot.storage import results
-
-from .conftest import Player, evaluate, lineup, make_league, register
+from tests.league.conftest import Player, evaluate, lineup, make_league, register
 
 
 def populated(tmp_path):

@@ -17,22 +17,11 @@ import pytest
 
 from bot.render.site import write_site
 from bot.service.publish import site_data
-from tests.render.browser import BrowserError, Chromium
-from tests.render.test_browser import check_page
-from tests.takeover.pages import CheckerMissing, axe_violations, html_errors
-from tests.takeover.support import evaluate, imported_app, league_table, send_lineups
+from tests.render.browser import Chromium
+from tests.render.pages import CheckerMissing, axe_violations, check_page, html_errors
+from tests.support.takeover import evaluate, imported_app, league_table, send_lineups
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Chromium:
-    try:
-        chromium = Chromium()
-    except BrowserError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    with chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")

@@ -20,12 +20,10 @@ from bot.render.formatting import datetime_long
 from bot.rules.report import RoundReport
 from bot.service.roster import managers
 from bot.service.takeover import import_league
+from tests.support.app import BOT, START, body_of, sent
 from tests.support.clock import FakeClock
 from tests.support.mails import player_mail
-from tests.takeover.support import (
-    BOT,
-    START,
-    body_of,
+from tests.support.takeover import (
     csv_text,
     evaluate,
     imported_app,
@@ -34,7 +32,6 @@ from tests.takeover.support import (
     make_app,
     passwords_of,
     send_lineups,
-    sent_mails,
 )
 
 SEASON, ROUND = 7, 3
@@ -44,7 +41,7 @@ FIRST = (SEASON - 1) * 5 + ROUND  # 33
 def test_imported_league_plays_its_next_round_from_mail(tmp_path: Path) -> None:
     teams = league_table(FIRST)
     app, clock, passwords = imported_app(tmp_path, SEASON, ROUND, teams)
-    welcome = sent_mails(app)
+    welcome = sent(app)
     assert len(welcome) == 26 == len(passwords)
     by_address = {m["To"].addresses[0].addr_spec: m for m in welcome}
     with app.db.read() as conn:
@@ -75,7 +72,7 @@ def test_imported_league_plays_its_next_round_from_mail(tmp_path: Path) -> None:
 
     playing = {i for i in range(36) if i % 6 != 5}  # six teams send nothing
     send_lineups(app, clock, teams, playing, passwords)
-    replies = [m for m in sent_mails(app)[len(welcome):] if m["Auto-Submitted"] == "auto-replied"]
+    replies = [m for m in sent(app)[len(welcome):] if m["Auto-Submitted"] == "auto-replied"]
     assert len(replies) == 26 - sum(  # managers whose teams all sit out write nothing
         1 for a in {t.address for t in teams}
         if not any(i in playing for i, t in enumerate(teams) if t.address == a))
@@ -108,7 +105,7 @@ def test_imported_league_plays_its_next_round_from_mail(tmp_path: Path) -> None:
     assert len(visible) < 36  # some were absent too long to be listed
     assert {row.team: row.wp for row in table} == {n: expected[n] for n in visible}
     # the newsletter shows the same numbers to the hundredth, German decimal comma
-    newsletters = [m for m in sent_mails(app) if "Ergebnisse" in m["Subject"]]
+    newsletters = [m for m in sent(app) if "Ergebnisse" in m["Subject"]]
     text = body_of(newsletters[0])
     lines = text.splitlines()
     for row in table:
@@ -150,7 +147,7 @@ def test_imported_league_ages_at_the_end_of_its_season(tmp_path: Path, start_rou
         status = app.league.status(conn, clock.now)
     assert (status.season, status.round_in_season, status.round) == (SEASON + 1, 1, first + 2)
     subject = f"HAI ZET Turnited: Ergebnisse der Spielrunde {first + 1}"
-    newsletter = [m for m in sent_mails(app) if m["Subject"].startswith(subject)]
+    newsletter = [m for m in sent(app) if m["Subject"].startswith(subject)]
     assert newsletter and "Alle Teams sind gealtert" in body_of(newsletter[0])
 
 
@@ -165,13 +162,13 @@ def test_without_welcome_mails_the_first_mail_of_a_manager_gets_his_password(
                            deadline=app.plan.next_deadline(clock.now), welcome=False)
     assert result.welcome_mails == 0
     app.drain_outbox()
-    assert sent_mails(app) == []
+    assert sent(app) == []
     team = teams[0]
     deliver(app.config.maildir_root / "inbox", player_mail(
         team.address, f"{team.name}: {lineup_for(team, 0)}\n", to=BOT, when=clock.now))
     app.poll_once()
     app.drain_outbox()
-    (reply,) = sent_mails(app)
+    (reply,) = sent(app)
     assert passwords_of([reply]) and "FEHLER" not in body_of(reply)
     with app.db.read() as conn:
         assert app.league.status(conn, clock.now).teams_with_lineup == (team.name,)

@@ -19,7 +19,7 @@ from bot.render.calendar import deadline_event
 from bot.render.model import RoundInfo
 from bot.rules.report import RoundReport
 from tests.support.clock import FakeClock
-from tests.takeover.support import evaluate, imported_app, league_table, send_lineups
+from tests.support.takeover import evaluate, imported_app, league_table, send_lineups
 
 A = "{http://www.w3.org/2005/Atom}"
 FIRST = 33  # season 7, round 3

@@ -15,7 +15,8 @@ from aiosmtpd.controller import Controller
 from bot.mail.imap_source import ImapMailbox
 from bot.mail.smtp_sender import SmtpSender, SmtpSettings
 from bot.mail.transport import TransportError
-from tests.servers import DovecotServer, ServerMissingError, free_port
+from tests.servers import DovecotServer, free_port
+from tests.support.dovecot import running_dovecot
 from tests.support.pki import Pki, make_pki
 
 pytestmark = pytest.mark.servers
@@ -113,16 +114,9 @@ def test_a_ca_file_that_is_no_pem_is_named(smtps, pki):
 
 @pytest.fixture
 def dovecot_tls(pki: Pki):
-    try:
-        server = DovecotServer(extra_config=(
-            f"ssl = yes\nssl_cert = <{pki.cert}\nssl_key = <{pki.key}\n"))
-    except ServerMissingError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    try:
-        server.start()
+    with running_dovecot(extra_config=(
+            f"ssl = yes\nssl_cert = <{pki.cert}\nssl_key = <{pki.key}\n")) as server:
         yield server
-    finally:
-        server.remove()
 
 
 def _imap(server: DovecotServer, host: str, ca_file: Path | None) -> ImapMailbox:

@@ -23,7 +23,8 @@ from bot.cli import main
 from bot.mail.probe import Status
 from bot.render import connection_words
 from bot.service.connection_check import check_connections
-from tests.servers import BOT_ADDRESS, DovecotServer, ServerMissingError, SmtpServer, free_port
+from tests.servers import BOT_ADDRESS, DovecotServer, SmtpServer, free_port
+from tests.support.dovecot import running_dovecot
 from tests.support.oauth import TokenIssuer, token_script
 from tests.support.pki import Pki, make_pki
 
@@ -136,34 +137,29 @@ def test_tls_from_the_start_with_a_private_ca(tmp_path, dovecot, capsys, tls_smt
 
 def test_oauth2_on_both_servers(tmp_path, capsys):
     issuer = TokenIssuer()
-    try:
-        dovecot = DovecotServer(oauth2_introspection_url=issuer.url, name="oauthcheck")
-    except ServerMissingError as exc:
-        pytest.fail(str(exc), pytrace=False)
     smtp = SmtpServer(oauth=issuer.lookup)
     try:
-        dovecot.start()
-        smtp.start()
-        command, holder = token_script(tmp_path, issuer.issue(BOT_ADDRESS))
-        imap = {"host": dovecot.host, "port": dovecot.imap_port, "security": "none",
-                "auth": "oauth2", "token_command": str(command.command)}
-        out = {"host": smtp.host, "port": smtp.port, "security": "none",
-               "username": BOT_ADDRESS, "auth": "oauth2", "token_command": str(command.command)}
-        config = write_config(tmp_path, imap, out)
-        code, lines = run(config, capsys, "--lang", "en")
-        assert code == 0
-        assert sum("logged in as bot@example.org (OAUTHBEARER)" in line for line in lines) == 2
-        token = holder.read_text().strip()
-        issuer.revoke(token)  # expired: both servers refuse it, in one line each
-        code, lines = run(config, capsys, "--lang", "en")
-        assert code == 1 and token not in "\n".join(lines)
-        refused = problems(lines)
-        assert len(refused) == 2 and all("refused the access token for bot@example.org "
-                                         "(OAUTHBEARER: " in line for line in refused)
-        assert "mail.smtp.token_command has expired" in refused[1]
+        with running_dovecot(oauth2_introspection_url=issuer.url, name="oauthcheck") as dovecot:
+            smtp.start()
+            command, holder = token_script(tmp_path, issuer.issue(BOT_ADDRESS))
+            imap = {"host": dovecot.host, "port": dovecot.imap_port, "security": "none",
+                    "auth": "oauth2", "token_command": str(command.command)}
+            out = {"host": smtp.host, "port": smtp.port, "security": "none",
+                   "username": BOT_ADDRESS, "auth": "oauth2", "token_command": str(command.command)}
+            config = write_config(tmp_path, imap, out)
+            code, lines = run(config, capsys, "--lang", "en")
+            assert code == 0
+            assert sum("logged in as bot@example.org (OAUTHBEARER)" in line for line in lines) == 2
+            token = holder.read_text().strip()
+            issuer.revoke(token)  # expired: both servers refuse it, in one line each
+            code, lines = run(config, capsys, "--lang", "en")
+            assert code == 1 and token not in "\n".join(lines)
+            refused = problems(lines)
+            assert len(refused) == 2 and all("refused the access token for bot@example.org "
+                                             "(OAUTHBEARER: " in line for line in refused)
+            assert "mail.smtp.token_command has expired" in refused[1]
     finally:
         smtp.stop()
-        dovecot.remove()
         issuer.close()
 
 

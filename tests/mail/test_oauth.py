@@ -29,8 +29,9 @@ from bot.mail.oauth import (
 )
 from bot.mail.smtp_sender import SmtpSender, SmtpSettings
 from bot.mail.transport import LoginRefusedError, NoLoginMechanismError, TransportConfigError
-from tests.servers import BOT_ADDRESS, DovecotServer, ServerMissingError, SmtpServer
+from tests.servers import BOT_ADDRESS, DovecotServer, SmtpServer
 from tests.support import mails
+from tests.support.dovecot import running_dovecot
 from tests.support.oauth import TokenIssuer, token_script
 
 FROM = BOT_ADDRESS
@@ -124,23 +125,9 @@ def test_sasl_strings_and_the_mechanism_chosen():
 
 
 @pytest.fixture
-def issuer() -> Iterator[TokenIssuer]:
-    issuer = TokenIssuer()
-    yield issuer
-    issuer.close()
-
-
-@pytest.fixture
 def oauth_dovecot(issuer: TokenIssuer) -> Iterator[DovecotServer]:
-    try:
-        server = DovecotServer(oauth2_introspection_url=issuer.url, name="oauth")
-    except ServerMissingError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    try:
-        server.start()
+    with running_dovecot(oauth2_introspection_url=issuer.url, name="oauth") as server:
         yield server
-    finally:
-        server.remove()
 
 
 def oauth_mailbox(server: DovecotServer, command: TokenCommand) -> ImapMailbox:

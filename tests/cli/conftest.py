@@ -1,5 +1,6 @@
-"""The console tests run on the demo's league: one short demo per session,
-copied into each test's own directory (a real state directory and config)."""
+"""The command-line tests that need a played game run on the demo's league: one
+short demo per session, copied into each test's own directory (a real state
+directory and config)."""
 
 from __future__ import annotations
 

@@ -4,76 +4,25 @@ commitment in ``status``, invoked in-process through ``bot.cli.main``."""
 
 from __future__ import annotations
 
-import email
 import re
 import subprocess
 from datetime import UTC, datetime, timedelta
-from email import policy
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-import yaml
 
 from bot.cli import main
 from bot.league.passwords import verify_password
 from bot.mail.maildir_transport import deliver
 from bot.rules.lots import seed_commitment
 from bot.storage import managers as manager_rows
-from tests.app.test_app import BOT, START, mail, make_app, sent
+from tests.support.app import START, field, mail, make_app, sent, state_rows, write_config
 from tests.support.clock import FakeClock
-
-CONFIG = {
-    "state_dir": "state",
-    "game": {"name": "Turnited Test"},
-    "analysis": {"simulations": 200},
-    "schedule": {"timezone": "Europe/Berlin", "deadlines": {"cron": "0 20 * * SUN"}},
-    "gm": {"address": "gm@game.example", "name": "Greta GM"},
-    "mail": {"transport": "maildir", "address": BOT},
-}
-
-
-def write_config(tmp_path: Path, language: str = "de") -> Path:
-    data = {**CONFIG, "game": {**CONFIG["game"], "language": language}}
-    path = tmp_path / "config.yaml"
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
-    return path
 
 
 def cli(config: Path, *argv: str) -> int:
     return main(["--config", str(config), *argv])
-
-
-def field(app, clock, count: int = 5) -> dict[str, str]:
-    """``count`` managers register a team each with a lineup; returns their passwords."""
-    for i in range(count):
-        deliver(app.config.maildir_root / "inbox", mail(
-            f"Manager {i} <m{i}@player.example>",
-            f"Neues Team: Team Nummer {i}\nAufstellung: {i % 3 + 1}-{i % 2 + 2}-{17 + i}-"
-            f"{19 + i}-{23 + i}\n", clock.now))
-    app.poll_once()
-    passwords = {}
-    with app.db.read() as conn:
-        for row in conn.execute("SELECT raw FROM outbox WHERE kind = 'reply'"):
-            msg = email.message_from_bytes(row[0], policy=policy.default)
-            body = msg.get_body(("plain",)).get_content()
-            found = re.search(r"Passwort: (\S+)", body)
-            if found:
-                passwords[msg["To"].addresses[0].addr_spec] = found.group(1)
-    return passwords
-
-
-def state_rows(app) -> dict[str, object]:
-    with app.db.read() as conn:
-        q = conn.execute
-        return {
-            "results": q("SELECT round, inputs, report, public_report FROM round_results"
-                         " ORDER BY round").fetchall(),
-            "entries": q("SELECT * FROM round_entries ORDER BY round, team_id").fetchall(),
-            "wp": q("SELECT * FROM wp_history ORDER BY team_id, round, kind").fetchall(),
-            "teams": q("SELECT id, wp, psz, deleted_round, last_played_round FROM teams"
-                       " ORDER BY id").fetchall(),
-        }
 
 
 def test_rollback_on_a_state_directory(tmp_path, capsys) -> None:

@@ -19,8 +19,7 @@ from bot.cli import main
 from bot.mail.maildir_transport import deliver
 from bot.service.deadlines import DeadlineNotInFuture
 from bot.service.rollback import NoDeadlinePlanned, rollback, rollback_plan
-from tests.app.test_app import START, mail, make_app, sent
-from tests.console.test_console_cli import field, write_config
+from tests.support.app import START, field, mail, make_app, sent, write_config
 from tests.support.clock import FakeClock
 
 BERLIN = ZoneInfo("Europe/Berlin")

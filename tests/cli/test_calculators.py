@@ -28,7 +28,7 @@ from tests.rules.psz_tables import (
 )
 from tests.rules.test_examples import CORRECTION_EXAMPLES, ODDS_EXAMPLES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

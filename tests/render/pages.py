@@ -1,6 +1,9 @@
-"""The two page checkers of the archive tests, both from the npm registry and
-installed by the project's ``package.json``/``package-lock.json``
-(``npm ci`` in ``scripts/test``):
+"""The page checkers of the rendering tests.
+
+``check_page`` loads a page in headless Chromium at phone and desktop width
+and asserts a readable layout (see ``tests/render/test_browser``). The other
+two, for the archive, come from the npm registry, installed by the project's
+``package.json``/``package-lock.json`` (``npm ci`` in ``scripts/test``):
 
 * the W3C HTML checker (``vnu-jar``: ``vnu.jar`` on the machine's Java),
   run once over a whole folder, its messages as JSON;
@@ -73,3 +76,60 @@ def axe_violations(browser: Chromium, page: Path, *, width: int = 320,
         target = browser.call("Target.getTargetInfo", session=session)["targetInfo"]["targetId"]
         browser.call("Target.closeTarget", {"targetId": target})
     return list(result)
+
+
+#: The layout of a loaded page, as ``check_page`` asserts it.
+LAYOUT = """
+(() => {
+  const vw = document.documentElement.clientWidth;
+  const main = document.querySelector('main.content');
+  const out = [];
+  let minFont = 1000;
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    if (!el.closest('.scroll') && r.width > 0 && (r.right > vw + 1 || r.left < -1)) {
+      out.push(`${el.tagName}.${el.className} ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+    const text = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (text && r.width > 0) minFont = Math.min(minFont, parseFloat(getComputedStyle(el).fontSize));
+  }
+  const scrollers = [...document.querySelectorAll('.scroll')]
+    .filter(s => s.scrollWidth > s.clientWidth + 1).length;
+  return {
+    viewport: vw,
+    main: main ? main.getBoundingClientRect().width : 0,
+    scrollWidth: document.documentElement.scrollWidth,
+    outside: out.slice(0, 10),
+    minFont,
+    scrollers,
+    title: document.title,
+    text: document.body.innerText.length,
+  };
+})()
+"""
+
+SIZES = {"phone": (390, 844, True), "desktop": (1280, 900, False)}
+
+
+def check_page(browser: Chromium, path: Path, name: str, *, min_main: int = 300) -> dict:
+    """Load ``path`` at each of ``SIZES`` (a screenshot each, beside the page),
+    assert no outside request or error and a readable layout; the layouts by size."""
+    url = path.resolve().as_uri()
+    session = browser.open_page()
+    results = {}
+    for size, (width, height, mobile) in SIZES.items():
+        browser.load(session, url, width, height, mobile=mobile)
+        layout = browser.evaluate(session, LAYOUT)
+        shot = browser.screenshot(session, path.with_name(f"{name}-{size}.png"))
+        print(f"screenshot: {shot}")
+        problems = browser.problems(url)
+        assert not problems, f"{name} at {size} width: {problems}"
+        assert layout["viewport"] == width
+        assert layout["main"] >= min(min_main, width - 40), f"{name} {size}: {layout}"
+        assert layout["scrollWidth"] <= width + 1, f"{name} {size}: page wider than screen {layout}"
+        assert not layout["outside"], f"{name} {size}: elements outside the screen {layout}"
+        assert layout["minFont"] >= 11, f"{name} {size}: text too small {layout}"
+        results[size] = layout
+    browser.call("Target.closeTarget", {"targetId": browser.call(
+        "Target.getTargetInfo", session=session)["targetInfo"]["targetId"]})
+    return results

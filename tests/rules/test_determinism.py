@@ -78,7 +78,7 @@ def test_report_is_identical_across_processes():
     code = (
         "import json, sys\n"
         "from bot.rules.report import build_report\n"
-        "from tests.tournament.fields import random_field\n"
+        "from tests.rules.fields import random_field\n"
         "json.dump(build_report(random_field(12, 5), 8, simulations=3000), sys.stdout)\n"
     )
     root = Path(__file__).resolve().parents[2]

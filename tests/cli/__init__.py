@@ -1,0 +1,1 @@
+"""Tests of bot.cli: every ``turnited`` command through the real command line."""
