@@ -16,6 +16,8 @@ import bench
 
 BENCH = Path(bench.__file__).parent
 MODULES = sorted(info.name for info in pkgutil.iter_modules([str(BENCH)]))
+#: Helpers the benches share, run by none alone.
+HELPERS = {"revision", "player_mails"}
 
 
 def test_every_bench_file_is_a_module_of_the_package() -> None:
@@ -28,7 +30,7 @@ def test_every_bench_file_is_a_module_of_the_package() -> None:
 def test_bench_imports(name: str) -> None:
     module = importlib.import_module(f"bench.{name}")
     assert module.__doc__, f"bench/{name}.py says in its docstring what it measures"
-    runs_alone = hasattr(module, "main") or name == "revision"
+    runs_alone = hasattr(module, "main") or name in HELPERS
     assert runs_alone, f"bench/{name}.py has a main() for python -m bench.{name}"
 
 
