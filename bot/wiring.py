@@ -13,19 +13,22 @@ one place.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from datetime import datetime
 from email.utils import parseaddr
 
 from bot.config import Config
+from bot.league.moves import normalize_address
 from bot.league.service import League
 from bot.league.settings import LeagueSettings
 from bot.render.environment import Environments
 from bot.schedule import DeadlinePlan
 from bot.service.commands import registry
+from bot.service.commands.gm_access import REFUSALS
 from bot.service.context import Context
 from bot.service.outgoing import Sender
-from bot.service.settings import GameSettings, IngestSettings
+from bot.service.settings import GameSettings, GmAccess, IngestSettings
 from bot.storage.db import Database
 
 
@@ -78,7 +81,19 @@ def ingest_settings(config: Config) -> IngestSettings:
         max_mails_per_hour=limits.max_mails_per_hour,
         max_mail_bytes=limits.max_mail_bytes, handling_seconds=limits.handling_seconds,
         max_attempts=limits.max_attempts, authserv_id=config.mail.trust.authserv_id,
+        gm=gm_access(config),
     )
+
+
+def gm_access(config: Config) -> GmAccess | None:
+    """The game master by mail (RULES.md §13): ``gm.address`` in the league's
+    spelling and the digest of the GM password read now from ``gm.password_env``;
+    None when no usable GM password is configured."""
+    password = config.gm.password()
+    if password is None:
+        return None
+    return GmAccess(normalize_address(config.gm.address),
+                    hashlib.sha256(password.encode("utf-8")).digest())
 
 
 def service_context(config: Config, db: Database, *, clock: Callable[[], datetime],
@@ -93,10 +108,11 @@ def service_context(config: Config, db: Database, *, clock: Callable[[], datetim
 
 def render_cache(config: Config) -> Environments:
     """The renderer's cache for the game: the archive's address, and what the
-    digest says of each command's notice codes."""
+    digest says of each command's notice codes and of each reason a mail is
+    refused as the game master's."""
     return Environments(archive_url=config.archive.url,
-                        code_sentences=registry().digest_sentences())
+                        code_sentences={**registry().digest_sentences(), **REFUSALS})
 
 
-__all__ = ["game_settings", "ingest_settings", "league_settings", "render_cache",
+__all__ = ["game_settings", "gm_access", "ingest_settings", "league_settings", "render_cache",
            "sender_of", "service_context"]

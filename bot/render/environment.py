@@ -35,6 +35,7 @@ import bot.render.i18n as i18n
 import bot.render.textwidth as textwidth
 from bot.render.formatting import check_language
 from bot.render.reasons import reason
+from bot.render.words import Words
 
 SHARED = "shared"
 #: The folder of the mails' templates, one per mail for every language.
@@ -130,6 +131,8 @@ def make_environment(language: str, templates_dir: Path | None = None, *,
     env.filters["clean"] = textwidth.clean
     env.filters["reason"] = partial(reason, language=language)
     env.filters["score"] = score
+    env.filters["said"] = partial(said, language)
+    env.filters["block"] = block
     env.globals.update(
         language=language,
         table=textwidth.table,
@@ -140,6 +143,26 @@ def make_environment(language: str, templates_dir: Path | None = None, *,
         code_sentences=dict(code_sentences or {}),
     )
     return env
+
+
+def said(language: str, value: Any, timezone: str = "UTC") -> list[str]:
+    """A game master's use case's result in the language: its ``lines(w)``
+    (``bot.service``), or an error's ``words`` as one line."""
+    w = Words(language, timezone)
+    if isinstance(value, BaseException):
+        return [w.error(value)]
+    return list(value.lines(w))
+
+
+def block(lines: Sequence[str], indent: str = "    ") -> str:
+    """``lines`` as a block a reply keeps as it is: each indented by four
+    spaces (its own indentation kept) and wrapped on its own."""
+    out = []
+    for line in lines:
+        inner = line[:len(line) - len(line.lstrip())]
+        out.append(textwidth.wrap(line, indent=indent + inner, hanging=indent + inner + "  ")
+                   if line.strip() else "")
+    return "\n".join(out)
 
 
 def score(goals: Sequence[int]) -> str:

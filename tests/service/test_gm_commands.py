@@ -1,0 +1,80 @@
+"""The game master's commands by mail (RULES.md §13) through the real mail
+path, German and English, each the very use case the console runs:
+``Fehlend``, ``Einsendeschluss``, ``Erinnern``; each answered once, to
+``gm.address``."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from tests.service.business_app import League, kind, of_kind, to
+from tests.service.gm_app import gm_league, gm_send, only_reply, reply_and_others
+
+ANNA = "anna@player.example"
+BOB = "bob@player.example"
+
+
+@pytest.fixture
+def league(tmp_path: Path) -> League:
+    league = gm_league(tmp_path)
+    league.register(ANNA, "Rote Teufel", "10-10-15-15-20")
+    league.register(BOB, "Blaue Jungs", "10-10-15-15-20", english=True)
+    league.evaluate()  # round 2 is open: nobody has a lineup for it yet
+    return league
+
+
+def deadline(league: League) -> datetime:
+    (row,) = league.sql("SELECT deadline FROM rounds WHERE state = 'open'")
+    return datetime.fromisoformat(str(row[0])).astimezone(UTC)
+
+
+def test_missing_in_german_and_english(league: League) -> None:
+    text = only_reply(gm_send(league, "Fehlend"))
+    assert "Wer fehlt:" in text and "2 Teams ohne Aufstellung" in " ".join(text.split())
+    assert f"    Rote Teufel (Rote Teufel): {ANNA}" in text
+    assert f"    Blaue Jungs (Blaue Jungs): {BOB}" in text
+    text = only_reply(gm_send(league, "Missing", english=True))
+    assert "Who is missing:" in text and "2 teams without a lineup" in " ".join(text.split())
+
+
+def test_the_deadline_shown_and_moved_in_both_date_forms(league: League) -> None:
+    text = only_reply(gm_send(league, "Einsendeschluss"))
+    assert "Die Einsendeschlüsse:" in text and "Einsendeschluss der Spielrunde 2:" in text
+    text = only_reply(gm_send(league, "Einsendeschluss: 20.12.2026 21:30"))
+    assert "Der Einsendeschluss ist verschoben:" in text
+    assert ("Der Einsendeschluss der Spielrunde 2 ist jetzt So., 20. Dezember 2026, 21:30"
+            in " ".join(text.split()))
+    # the reply's last line tells the new deadline, not the old one
+    assert "Einsendeschluss für Spielrunde 2: So., 20. Dezember 2026, 21:30" in text
+    assert deadline(league) == datetime(2026, 12, 20, 20, 30, tzinfo=UTC)
+    text = only_reply(gm_send(league, "Deadline: 2026-12-27 20:00", english=True))
+    assert "The deadline is moved:" in text
+    assert deadline(league) == datetime(2026, 12, 27, 19, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("line", "why"), [
+    ("Einsendeschluss: 01.12.2026 20:00", "liegt nicht in der Zukunft"),
+    ("Einsendeschluss: 31.11.2026 20:00", "'31.11.2026 20:00'"),
+    ("Einsendeschluss: nächsten Sonntag", "'nächsten Sonntag'"),
+])
+def test_a_deadline_the_use_case_refuses_changes_nothing(league: League, line: str,
+                                                          why: str) -> None:
+    before = deadline(league)
+    text = only_reply(gm_send(league, f"{line}\nStatus"))
+    assert "FEHLER" in text and why in " ".join(text.split())
+    assert "Wo das Spiel steht" not in text  # the mail changed nothing, said nothing else
+    assert deadline(league) == before
+
+
+def test_remind_those_missing(league: League) -> None:
+    league.send(ANNA, "Hilfe")  # no lineup: still missing
+    text, others = reply_and_others(gm_send(league, "Erinnern"))
+    assert "Erinnerungen:" in text and "2 Erinnerungen für Spielrunde 2" in " ".join(text.split())
+    assert sorted(of_kind(others, "reminder")) == [ANNA, BOB]
+    # The same day again: nobody is reminded twice.
+    text, others = reply_and_others(gm_send(league, "Remind", english=True))
+    assert "No reminder queued" in text and others == []
+    assert all(kind(m) != "reminder" or to(m) in (ANNA, BOB) for m in others)
