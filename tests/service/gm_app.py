@@ -19,8 +19,9 @@ __all__ = ["AUTHSERV", "BOT", "GM", "GM_PASSWORD", "gm_league", "gm_send", "only
            "reply_and_others"]
 
 
-def gm_league(root: Path, *, authserv_id: str | None = None) -> League:
-    extra: dict[str, dict[str, object]] = {"gm": {"password_env": ENV_NAME}}
+def gm_league(root: Path, *, authserv_id: str | None = None,
+              **sections: dict[str, object]) -> League:
+    extra: dict[str, dict[str, object]] = {"gm": {"password_env": ENV_NAME}, **sections}
     if authserv_id:
         extra["mail"] = {"trust": {"authserv_id": authserv_id}}
     return League(root, extra, environ={ENV_NAME: GM_PASSWORD})

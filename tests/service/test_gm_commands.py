@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.business_app import League, kind, of_kind, to
+from tests.service.business_app import League, kind, of_kind, text_of, to
 from tests.service.gm_app import gm_league, gm_send, only_reply, reply_and_others
 
 ANNA = "anna@player.example"
@@ -78,3 +78,47 @@ def test_remind_those_missing(league: League) -> None:
     text, others = reply_and_others(gm_send(league, "Remind", english=True))
     assert "No reminder queued" in text and others == []
     assert all(kind(m) != "reminder" or to(m) in (ANNA, BOB) for m in others)
+
+
+# -- Rundschreiben / Broadcast ---------------------------------------------------------
+
+
+def test_a_broadcast_is_the_rest_of_the_mail(league: League) -> None:
+    body = ("Status\nRundschreiben\nBetreff: Pause über Weihnachten\nLiebe Leute,\n\n"
+            "am 27. Dezember wird nicht gespielt.\nStatus\nGreta")
+    text, others = reply_and_others(gm_send(league, body))
+    assert "Wo das Spiel steht:" in text  # the line above it is a command
+    assert "Das Rundschreiben „Pause über Weihnachten“:" in text
+    assert "an 2 Empfänger in den Postausgang" in " ".join(text.split())
+    sent = of_kind(others, "newsletter")
+    assert sorted(sent) == [ANNA, BOB]
+    assert sent[ANNA]["Subject"] == "Turnited Test: Pause über Weihnachten"
+    assert text_of(sent[BOB]) == ("Liebe Leute,\n\nam 27. Dezember wird nicht gespielt.\n"
+                                  "Status\nGreta\n")  # the lines below it are its text
+    # The same announcement again is sent once.
+    text, others = reply_and_others(gm_send(league, body))
+    assert of_kind(others, "newsletter") == {}
+    assert "2 hatten es schon" in " ".join(text.split())
+
+
+def test_a_broadcast_to_the_subscribers_too_in_english(tmp_path: Path) -> None:
+    league = gm_league(tmp_path, newsletter={"extra_recipients": ["fan@fans.example"]})
+    league.register(ANNA, "Rote Teufel", "10-10-15-15-20")
+    text, others = reply_and_others(gm_send(league, "Broadcast: all\nNo games at Christmas.",
+                                            english=True))
+    assert "The announcement:" in text
+    sent = of_kind(others, "newsletter")
+    assert sorted(sent) == [ANNA, "fan@fans.example"]
+    assert sent["fan@fans.example"]["Subject"] == ("Turnited Test: Nachricht der "
+                                                   "Spielleitung")
+
+
+@pytest.mark.parametrize(("body", "why"), [
+    ("Rundschreiben", "hat keinen Text"),
+    ("Rundschreiben\nBetreff:\nHallo", "nennt keinen Betreff"),
+    ("Rundschreiben an die Spieler\nHallo", "allein in seine Zeile"),
+])
+def test_a_broadcast_that_cannot_be_sent_changes_nothing(league: League, body: str,
+                                                         why: str) -> None:
+    text, others = reply_and_others(gm_send(league, body))
+    assert "FEHLER" in text and why in " ".join(text.split()) and others == []
