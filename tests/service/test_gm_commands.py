@@ -5,6 +5,7 @@ path, German and English, each the very use case the console runs:
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -122,3 +123,40 @@ def test_a_broadcast_that_cannot_be_sent_changes_nothing(league: League, body: s
                                                          why: str) -> None:
     text, others = reply_and_others(gm_send(league, body))
     assert "FEHLER" in text and why in " ".join(text.split()) and others == []
+
+
+# -- Entsperren / Unban, Neues Passwort / Reset password ---------------------------------
+
+
+def banned(league: League, address: str) -> bool:
+    (row,) = league.sql("SELECT banned_at FROM managers WHERE address = ?", address)
+    return row[0] is not None
+
+
+def test_unban_in_german_and_english(league: League) -> None:
+    from bot.service.console import ban
+
+    ban(league.app.services, ANNA)
+    text = only_reply(gm_send(league, f"Entsperren: {ANNA}"))
+    assert "Entsperren:" in text and f"Die Sperre von {ANNA} ist aufgehoben" in " ".join(
+        text.split())
+    assert not banned(league, ANNA)
+    text = only_reply(gm_send(league, f"Unban: {ANNA}", english=True))
+    assert f"{ANNA} was not banned; nothing changed." in " ".join(text.split())
+    text = only_reply(gm_send(league, "Entsperren: niemand@player.example"))
+    assert "FEHLER" in text and "niemand@player.example" in text
+
+
+def test_reset_password_mails_it_to_the_manager_only(league: League) -> None:
+    (old,) = league.sql("SELECT password_hash FROM managers WHERE address = ?", BOB)
+    text, others = reply_and_others(gm_send(league, f"Reset password: {BOB}", english=True))
+    assert "New password:" in text and f"goes to {BOB} only" in " ".join(text.split())
+    assert [(to(m), kind(m)) for m in others] == [(BOB, "notice")]
+    password = re.search(r"^\s*Password: (\S+)\s*$", text_of(others[0]), re.M)
+    assert password is not None and password.group(1) not in text
+    assert league.sql("SELECT password_hash FROM managers WHERE address = ?", BOB) != [old]
+    # The new one works, from his address.
+    (reply,) = league.send(BOB, f"Password: {password.group(1)}\nBlaue Jungs: 9-9-16-16-20")
+    assert "ERROR" not in text_of(reply) and "9-9-16-16-20" in text_of(reply)
+    text = only_reply(gm_send(league, "Neues Passwort: keine-adresse"))
+    assert "FEHLER" in text and "keine einzelne Mailadresse" in " ".join(text.split())
