@@ -154,14 +154,19 @@ def said(language: str, value: Any, timezone: str = "UTC") -> list[str]:
     return list(value.lines(w))
 
 
-def block(lines: Sequence[str], indent: str = "    ") -> str:
+def block(lines: Sequence[str], indent: str = "    ", keep: bool = False) -> str:
     """``lines`` as a block a reply keeps as it is: each indented by four
-    spaces (its own indentation kept) and wrapped on its own."""
+    spaces (its own indentation kept) and wrapped on its own (``keep``: not
+    wrapped, for a text laid out already, such as a newsletter's tables)."""
     out = []
     for line in lines:
         inner = line[:len(line) - len(line.lstrip())]
-        out.append(textwidth.wrap(line, indent=indent + inner, hanging=indent + inner + "  ")
-                   if line.strip() else "")
+        if not line.strip():
+            out.append("")
+        elif keep:
+            out.append(indent + line.rstrip())
+        else:
+            out.append(textwidth.wrap(line, indent=indent + inner, hanging=indent + inner + "  "))
     return "\n".join(out)
 
 

@@ -6,7 +6,7 @@ path, German and English, each the very use case the console runs:
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -160,3 +160,36 @@ def test_reset_password_mails_it_to_the_manager_only(league: League) -> None:
     assert "ERROR" not in text_of(reply) and "9-9-16-16-20" in text_of(reply)
     text = only_reply(gm_send(league, "Neues Passwort: keine-adresse"))
     assert "FEHLER" in text and "keine einzelne Mailadresse" in " ".join(text.split())
+
+
+# -- Vorschau / Preview -----------------------------------------------------------------
+
+
+def results(league: League) -> list[tuple[object, ...]]:
+    return league.sql("SELECT number, state FROM rounds ORDER BY number") + league.sql(
+        "SELECT round, COUNT(*) FROM round_entries GROUP BY round")
+
+
+def test_a_preview_before_the_deadline_plays_a_fresh_seed(league: League) -> None:
+    before = results(league)
+    first = only_reply(gm_send(league, "Vorschau"))
+    said = first.split("\n\n")[1]  # the first line after the greeting
+    assert said.startswith("Vorschau der Spielrunde 2 mit einem neuen Zufallsstartwert")
+    assert "    Turnited Test: Ergebnisse der Spielrunde 2" in first
+    second = only_reply(gm_send(league, "Vorschau"))
+    seeds = [re.search(r"Startwert\s+(\d+)", text) for text in (first, second)]
+    assert seeds[0] and seeds[1] and seeds[0].group(1) != seeds[1].group(1)  # other lots
+    assert results(league) == before  # a preview changes nothing
+    english = only_reply(gm_send(league, "Preview", english=True))
+    assert "Preview of round 2 with a fresh random seed" in english
+    digest = [m for m in league.evaluate() if kind(m) == "digest"]
+    listed = " ".join(text_of(digest[0]).split())
+    assert listed.count("per Mail: mit einem neuen Zufallsstartwert") == 3
+
+
+def test_a_preview_after_the_deadline_plays_the_committed_seed(league: League) -> None:
+    league.clock.now = league.app.open_round_deadline() + timedelta(minutes=5)
+    text = only_reply(gm_send(league, "Preview", english=True))
+    assert " ".join(text.split()).startswith(
+        "-- Turnited-Spielleitung · automatische Antwort · automatic reply -- Hello Greta GM, "
+        "Preview of round 2 with its committed seed (the deadline has passed)")
