@@ -65,6 +65,9 @@ ITEM_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     r"(?P<count>\d+) outgoing mail\(s\) (?P<outcome>waiting) for more than a day",
 ))
 
+#: The marks the ingest appends to a ledger line (``bot.service.inbound``).
+TAGS = re.compile(r"(?: \[(?:password ok|bot thread [^\]]*)\])+$")
+
 
 @dataclass(frozen=True, slots=True)
 class DigestItem:
@@ -91,8 +94,9 @@ class DigestEntry:
 def read_item(text: str) -> DigestItem:
     """The parts of one outcome line (see ``ITEM_PATTERNS``)."""
     text = " ".join(clean(text).split())
+    bare = TAGS.sub("", text)  # "[password ok]", "[bot thread ...]": not said
     for pattern in ITEM_PATTERNS:
-        match = pattern.fullmatch(text)
+        match = pattern.fullmatch(bare)
         if match is None:
             continue
         parts = match.groupdict()
