@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.service.business_app import GM, League, flat, kind, text_of, to
-from tests.service.gm_app import gm_league, gm_send, only_reply
+from tests.service.gm_app import gm_league, gm_send, only_reply, reply_and_others
 
 ANNA = "anna@player.example"
 BOB = "bob@player.example"
@@ -138,3 +138,68 @@ def test_the_digest_lists_a_wrong_code(league: League) -> None:
     assert [to(m) for m in digest] == [GM]
     assert f"{GM}: abgelehnt, nichts geändert (Runde 1)" in flat(digest[0])
     assert "Falscher Bestätigungscode." in flat(digest[0])
+
+
+# -- Zurücknehmen / Rollback ---------------------------------------------------------
+
+
+def evaluated(league: League) -> list[tuple[object, ...]]:
+    return league.sql("SELECT number, state FROM rounds ORDER BY number")
+
+
+def test_a_rollback_takes_a_second_mail_and_tells_the_managers(league: League) -> None:
+    league.evaluate()  # round 1 evaluated, round 2 open
+    before = state(league)
+    text = only_reply(gm_send(league, "Zurücknehmen: Runde 1"))
+    assert "Zurücknehmen, sobald du es bestätigst:" in text
+    assert ("Rücknahme der Spielrunde 1" in words(text)
+            and "13. Dezember 2026" in words(text)), text  # the next planned deadline
+    code = code_in(text)
+    assert state(league) == before
+    text, others = reply_and_others(gm_send(league, f"Bestätigen: {code}"))
+    assert "Zurücknehmen:" in text and "Die Auswertung der Spielrunde 1" in words(text)
+    assert evaluated(league) == [(1, "open")]
+    assert "Einsendeschluss für Spielrunde 1: So., 13. Dezember 2026" in words(text)
+    told = {to(m): m for m in others}
+    assert sorted(told) == [ANNA, BOB] and all(kind(m) == "notice" for m in others)
+    assert "zurückgenommen" in flat(told[ANNA]) and "withdrawn" in flat(told[BOB])
+    text = only_reply(gm_send(league, f"Bestätigen: {code}"))  # reused: nothing again
+    assert "FEHLER" in text and evaluated(league) == [(1, "open")]
+
+
+def test_a_rollback_in_english_with_a_deadline(league: League) -> None:
+    league.evaluate()
+    text = only_reply(gm_send(league, "Rollback: round 1 until 2026-12-20 20:00",
+                              english=True))
+    assert "Rollback, once you confirm it:" in text and "the deadline given" in words(text)
+    code = code_in(text, "Confirm")
+    text, others = reply_and_others(gm_send(league, f"Confirm: {code}", english=True))
+    assert "The evaluation of round 1 is taken back" in words(text)
+    assert league.sql("SELECT deadline FROM rounds WHERE state = 'open'") == [
+        ("2026-12-20T19:00:00+00:00",)]
+    assert len(others) == 2
+
+
+@pytest.mark.parametrize(("line", "why"), [
+    ("Zurücknehmen: Runde 2", "Spielrunde 2"),  # open, not evaluated
+    ("Zurücknehmen: Runde 1 bis 01.12.2026 20:00", "nicht in der Zukunft"),
+    ("Zurücknehmen: die letzte", "Zurücknehmen: Runde 12"),
+])
+def test_a_rollback_that_cannot_be_done_asks_nothing(league: League, line: str,
+                                                       why: str) -> None:
+    league.evaluate()
+    before = state(league)
+    text = only_reply(gm_send(league, line))
+    assert "FEHLER" in text and why in words(text)
+    assert not re.search(r"^    Bestätigen: \w{4}-\w{4}$", text, re.M)  # no code
+    assert state(league) == before
+    assert league.sql("SELECT COUNT(*) FROM confirmations") == [(0,)]
+
+
+def test_a_rollback_code_after_another_evaluation_changes_nothing(league: League) -> None:
+    league.evaluate()
+    code = code_in(only_reply(gm_send(league, "Zurücknehmen: Runde 1")))
+    league.evaluate()  # round 2 is the last evaluated now
+    before = state(league)
+    text = only_reply(gm_send(league, f"Bestätigen: {code}"))
+    assert "FEHLER" in text and state(league) == before
