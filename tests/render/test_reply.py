@@ -46,7 +46,8 @@ PARAMS = {
     "teams": ["Rote Teufel"], "registered": True, "confirmation": "K7FX-2QMP",
     "retired": ["Rote Teufel"], "cancelled": [],
     # the game master's commands: a use case's result and a refusal, in words
-    "report": (said := _Said()), "result": said, "plan": said, "subject": "Pause über Weihnachten",
+    "report": (said := _Said()), "result": said, "plan": said, "accepted": True,
+    "subject": "Pause über Weihnachten",
     "text": "Preview of round 3 with a fresh random seed.\nTurnited: results", "fresh": True,
     "error": DateTimeError(N_("%(text)s is not a date and time; write e.g. '17.01.2027 20:00' "
                               "or '2027-01-17 20:00'"), text="'morgen'"),
