@@ -13,17 +13,19 @@ one place.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from datetime import datetime
 from email.utils import parseaddr
 
 from bot.config import Config
+from bot.league.addresses import normalize_address
 from bot.league.service import League
 from bot.league.settings import LeagueSettings
 from bot.render.environment import Environments
 from bot.schedule import DeadlinePlan
 from bot.service.context import Context
-from bot.service.settings import GameSettings, IngestSettings, Sender
+from bot.service.settings import GameSettings, GmAccess, IngestSettings, Sender
 from bot.storage.db import Database
 
 
@@ -76,7 +78,19 @@ def ingest_settings(config: Config) -> IngestSettings:
         max_mails_per_hour=limits.max_mails_per_hour,
         max_mail_bytes=limits.max_mail_bytes, handling_seconds=limits.handling_seconds,
         max_attempts=limits.max_attempts, authserv_id=config.mail.trust.authserv_id,
+        gm=gm_access(config),
     )
+
+
+def gm_access(config: Config) -> GmAccess | None:
+    """The game master by mail (RULES.md §13): ``gm.address`` in the league's
+    spelling and the digest of the GM password read now from ``gm.password_env``;
+    None when no usable GM password is configured."""
+    password = config.gm.password()
+    if password is None:
+        return None
+    return GmAccess(normalize_address(config.gm.address),
+                    hashlib.sha256(password.encode("utf-8")).digest())
 
 
 def service_context(config: Config, db: Database, *, clock: Callable[[], datetime],
@@ -92,7 +106,8 @@ def service_context(config: Config, db: Database, *, clock: Callable[[], datetim
 def render_cache(config: Config) -> Environments:
     """The renderer's cache for the game: the archive's address, the game
     master's (every mail's footer names it), and what the digest says of each
-    command's notice codes."""
+    command's notice codes and of each reason a mail is refused as the game
+    master's."""
     return Environments(archive_url=config.archive.url, gm_address=config.gm.address,
                         code_sentences=_digest_sentences)
 
@@ -101,9 +116,10 @@ def _digest_sentences() -> dict[str, str]:
     """The commands' digest sentences (importing every command: only when a
     mail is rendered)."""
     from bot.service.commands import registry
+    from bot.service.commands.gm_access import REFUSALS
 
-    return registry().digest_sentences()
+    return {**registry().digest_sentences(), **REFUSALS}
 
 
-__all__ = ["game_settings", "ingest_settings", "league_settings", "render_cache",
+__all__ = ["game_settings", "gm_access", "ingest_settings", "league_settings", "render_cache",
            "sender_of", "service_context"]

@@ -100,6 +100,7 @@ class Config:
                 found.append(server.login_password())
             except TransportConfigError:
                 continue
+        found.append(self.gm.password() or "")
         return tuple(s for s in found if s)
 
     # -- the settings of the other layers ----------------------------------
@@ -152,7 +153,7 @@ def _build(
     schedule = read_schedule(top.section("schedule"))
     reminders = read_reminders(top.section("reminders"))
     gm_section = top.section("gm")
-    gm = read_gm(gm_section)
+    gm = read_gm(gm_section, environ, check=check_secrets)
     mail = read_mail(top.section("mail"), game, environ, check_secrets=check_secrets,
                      base_dir=base_dir)
     require_gm_address(gm_section, mail.transport)

@@ -21,6 +21,7 @@ from bot.config.settings import (
     DEFAULT_IMAP_SECURITY,
     DEFAULT_MAIL_HOST,
     DEFAULT_SMTP_SECURITY,
+    GM_PASSWORD_MIN,
     AnalysisSettings,
     ArchiveSettings,
     AuthSettings,
@@ -108,12 +109,31 @@ def read_reminders(s: Section) -> RemindersSettings:
     return reminders
 
 
-def read_gm(s: Section) -> GmSettings:
-    """The ``gm`` section; the caller finishes it with ``require_gm_address``."""
+def read_gm(s: Section, environ: Mapping[str, str] | None = None, *,
+            check: bool = False) -> GmSettings:
+    """The ``gm`` section; the caller finishes it with ``require_gm_address``.
+    ``password_env`` names the variable of the GM password (never the password
+    itself: a ``password`` key is refused); with ``check`` it must be set now,
+    to at least ``GM_PASSWORD_MIN`` characters."""
     d = GmSettings()
+    if s.has("password"):
+        s.fail("password", HIDDEN, "no password in the file: name the environment variable "
+               "that holds it with password_env", reason="the GM password is never written "
+               "into the configuration (RULES.md §13)")
+    env_name = s.get("password_env", p.optional(p.env_name), None)
+    if check and env_name is not None:
+        value = (os.environ if environ is None else environ).get(env_name)
+        if not value or len(value) < GM_PASSWORD_MIN:
+            state = ("is not set" if value is None else "is empty" if not value
+                     else f"holds only {len(value)} characters")
+            s.fail("password_env", env_name, "the name of an environment variable that holds "
+                   f"the GM password, at least {GM_PASSWORD_MIN} characters",
+                   reason=f"environment variable {env_name!r} {state}")
     return GmSettings(
         address=s.get("address", p.address, d.address),
         name=s.get("name", p.text(100), d.name),
+        password_env=env_name,
+        environ=environ,
     )
 
 

@@ -11,6 +11,8 @@ the layers above read (the use cases' ``bot.service.settings``, filled by
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from email.utils import formataddr
@@ -66,10 +68,31 @@ class RemindersSettings:
     hours_before: tuple[int, ...] = (48, 6)
 
 
+#: The shortest GM password used (RULES.md §13): a game master's mail can
+#: change everything, and mail can be sent by anyone as often as he likes.
+GM_PASSWORD_MIN = 12
+
+
 @dataclass(frozen=True)
 class GmSettings:
+    """The ``gm`` section: the game master's address and name, and
+    ``password_env``, the environment variable that holds his GM password
+    (RULES.md §13: never the password in the YAML; None: no game master by
+    mail). The variable is looked up in ``environ`` (default ``os.environ``)."""
+
     address: str = "gm@turnited.invalid"
     name: str = "Spielleitung"
+    password_env: str | None = None
+    environ: Mapping[str, str] | None = field(default=None, repr=False, compare=False)
+
+    def password(self) -> str | None:
+        """The GM password, read now; None when none is configured, the
+        variable is unset, or its value is shorter than ``GM_PASSWORD_MIN``
+        (the configuration check refuses that where the bot reads mail)."""
+        if self.password_env is None:
+            return None
+        value = (os.environ if self.environ is None else self.environ).get(self.password_env)
+        return value if value and len(value) >= GM_PASSWORD_MIN else None
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,13 @@ From is forged:
 * no header with the configured id, or one that cannot be parsed: unknown
   (not forged) — the sender trust is a filter on top, never a reason to
   drop a mail nobody checked.
+
+A game master's mail (RULES.md §13) must do more than not fail:
+``sender_verified`` says whether the configured server **passed** the From's
+domain — DMARC ``pass``, or without a DMARC verdict (or ``none``) a DKIM
+``pass`` whose ``header.d`` is that domain (or a parent of it) or an SPF
+``pass`` whose ``smtp.mailfrom`` is at that domain. No header of the
+configured server, or one that cannot be read, is no pass.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from dataclasses import dataclass
 
 import authres
 
-__all__ = ["SenderTrust", "sender_trust"]
+__all__ = ["SenderTrust", "Verification", "sender_trust", "sender_verified"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,3 +81,58 @@ def _verdict(server: str, first: dict[str, str], results: list[object]) -> Sende
         return SenderTrust(True, f"{server}: spf=fail, dkim={what}")
     return SenderTrust(False, f"{server}: spf={spf or 'absent'}, dkim="
                        f"{'/'.join(sorted(dkim)) or 'absent'}")
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    """Whether the configured server passed the From's domain, and why (for
+    the ledger and the game master's notice)."""
+
+    passed: bool
+    reason: str
+
+
+def sender_verified(values: Iterable[str], authserv_id: str, from_address: str) -> Verification:
+    """Did the server named ``authserv_id`` pass ``from_address``'s domain
+    (module doc)? ``values``: the mail's ``Authentication-Results`` header
+    values, topmost first."""
+    wanted = authserv_id.strip().lower()
+    domain = from_address.rpartition("@")[2].strip().lower().rstrip(".")
+    for value in values:
+        head = value.strip().split(";", 1)[0].split()
+        if not head or head[0].lower() != wanted:
+            continue
+        try:
+            header = authres.AuthenticationResultsHeader.parse_value(value)
+        except authres.AuthResError as exc:
+            return Verification(False, f"Authentication-Results of {wanted} unreadable ({exc})")
+        return _passed(wanted, domain, header.results)
+    return Verification(False, f"no Authentication-Results of {wanted}")
+
+
+def _passed(server: str, domain: str, results: list[object]) -> Verification:
+    def of(method: str) -> list[tuple[str, dict[str, str]]]:
+        return [(str(getattr(r, "result", "")).lower(),
+                 {f"{p.type}.{p.name}".lower(): str(p.value).lower()
+                  for p in getattr(r, "properties", ())})
+                for r in results if str(getattr(r, "method", "")).lower() == method]
+
+    dmarc = [result for result, _ in of("dmarc")]
+    if dmarc and dmarc[0] not in ("none", ""):
+        return Verification(dmarc[0] == "pass", f"{server}: dmarc={dmarc[0]}")
+    for result, props in of("dkim"):
+        if result == "pass" and _aligned(props.get("header.d", ""), domain):
+            return Verification(True, f"{server}: dkim=pass header.d={props['header.d']}")
+    for result, props in of("spf"):
+        mailfrom = props.get("smtp.mailfrom", "").rpartition("@")[2]
+        if result == "pass" and mailfrom and mailfrom == domain:
+            return Verification(True, f"{server}: spf=pass smtp.mailfrom={mailfrom}")
+    seen = ", ".join(f"{m}={r}" for m in ("dmarc", "dkim", "spf") for r, _ in of(m)) or "none"
+    return Verification(False, f"{server}: no pass for {domain} ({seen})")
+
+
+def _aligned(signer: str, domain: str) -> bool:
+    """A DKIM signature of ``signer`` speaks for ``domain`` (the same, or a
+    parent domain with a dot of its own: never a top-level domain)."""
+    signer = signer.strip().rstrip(".")
+    return "." in signer and (domain == signer or domain.endswith("." + signer))

@@ -43,7 +43,7 @@ from bot.render.textwidth import clean, tidy_text
 KNOWN = ("needs_attention", "failed_sends", "bounces", "errors", "mails_processed", "moves",
          "players_in_round", "teams_deleted")
 #: Entries whose non-zero count means a human should look.
-ALARMING = ("needs_attention", "failed_sends", "bounces")
+ALARMING = ("needs_attention", "failed_sends", "bounces", "gm_refused")
 #: Keys that are not table rows: the title's round and the deadline warning.
 SPECIAL = ("evaluated_round", "deadlines_left", "last_deadline", "deferred_mail")
 MAX_ITEMS = 50
@@ -55,6 +55,8 @@ ITEM_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # refused before reading: "addr: too_large: nothing changed"
     r"(?P<who>\S+): (?P<outcome>too_large|too_many_lines|unreadable|slow_down): nothing changed",
     r"(?P<who>\S+): (?P<outcome>rate_limited): no reply \(told already\)",
+    # a mail refused as the game master's: "addr: gm_refused: gm_password_wrong"
+    r"(?P<who>\S+): (?P<outcome>gm_refused): (?P<codes>[a-z_]+)",
     # a crash while handling one mail: "addr: internal_error: KeyError: 'x'"
     r"(?P<who>\S+): (?P<outcome>internal_error): (?P<detail>.+)",
     # a bounce: "bounce (mailbox full): anna@x, bob@y"
@@ -62,6 +64,9 @@ ITEM_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p) for p in (
     # the outbox: "5 outgoing mail(s) waiting for more than a day"
     r"(?P<count>\d+) outgoing mail\(s\) (?P<outcome>waiting) for more than a day",
 ))
+
+#: The marks the ingest appends to a ledger line (``bot.service.inbound``).
+TAGS = re.compile(r"(?: \[(?:password ok|bot thread [^\]]*)\])+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +94,9 @@ class DigestEntry:
 def read_item(text: str) -> DigestItem:
     """The parts of one outcome line (see ``ITEM_PATTERNS``)."""
     text = " ".join(clean(text).split())
+    bare = TAGS.sub("", text)  # "[password ok]", "[bot thread ...]": not said
     for pattern in ITEM_PATTERNS:
-        match = pattern.fullmatch(text)
+        match = pattern.fullmatch(bare)
         if match is None:
             continue
         parts = match.groupdict()

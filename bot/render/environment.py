@@ -33,6 +33,7 @@ import bot.render.i18n as i18n
 import bot.render.textwidth as textwidth
 from bot.render.formatting import check_language
 from bot.render.reasons import reason
+from bot.render.words import Words
 
 if TYPE_CHECKING:  # Jinja is imported when the first environment is made
     from jinja2 import Environment
@@ -146,6 +147,8 @@ def make_environment(language: str, templates_dir: Path | None = None, *,
     env.filters["clean"] = textwidth.clean
     env.filters["reason"] = partial(reason, language=language)
     env.filters["score"] = score
+    env.filters["said"] = partial(said, language)
+    env.filters["block"] = block
     env.globals.update(
         language=language,
         table=textwidth.table,
@@ -157,6 +160,31 @@ def make_environment(language: str, templates_dir: Path | None = None, *,
         gm_address=contact_address(gm_address),
     )
     return env
+
+
+def said(language: str, value: Any, timezone: str = "UTC") -> list[str]:
+    """A game master's use case's result in the language: its ``lines(w)``
+    (``bot.service``), or an error's ``words`` as one line."""
+    w = Words(language, timezone)
+    if isinstance(value, BaseException):
+        return [w.error(value)]
+    return list(value.lines(w))
+
+
+def block(lines: Sequence[str], indent: str = "    ", keep: bool = False) -> str:
+    """``lines`` as a block a reply keeps as it is: each indented by four
+    spaces (its own indentation kept) and wrapped on its own (``keep``: not
+    wrapped, for a text laid out already, such as a newsletter's tables)."""
+    out = []
+    for line in lines:
+        inner = line[:len(line) - len(line.lstrip())]
+        if not line.strip():
+            out.append("")
+        elif keep:
+            out.append(indent + line.rstrip())
+        else:
+            out.append(textwidth.wrap(line, indent=indent + inner, hanging=indent + inner + "  "))
+    return "\n".join(out)
 
 
 def score(goals: Sequence[int]) -> str:

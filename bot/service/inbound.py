@@ -61,6 +61,7 @@ from bot.rules.requests import ParsedMoves
 from bot.service import erasure
 from bot.service.bounded import ISOLATE_ABOVE, run_bounded
 from bot.service.commands import Registry, registry
+from bot.service.commands import gm_access as gm_mail
 from bot.service.commands.runner import carry_out, password_candidates
 from bot.service.context import Context
 from bot.service.forward import forward_to_gm, gm_reachable
@@ -223,6 +224,11 @@ class Ingestor:
                 conn, inbound_id, verdict.kind, f"{Outcome.NO_REPLY}: {verdict.reason}", parsed,
                 code=Outcome.NO_REPLY,
             )
+        gm = gm_mail.identify(parsed, self.settings, self.commands)  # RULES.md §13
+        if gm is not None and not gm.verified:
+            summary = gm_mail.refuse(conn, self.context, self.settings, parsed, gm, inbound_id, now)
+            return self._finish(conn, inbound_id, InboundKind.HUMAN, summary, parsed,
+                                code=Outcome.GM_REFUSED)
         trust = sender_trust(parsed.header_values("authentication-results"),
                              self.settings.authserv_id)
         if trust.forged:
@@ -235,7 +241,7 @@ class Ingestor:
         # A mail that arrived before a deadline is in time, even when it is
         # read only afterwards (the deadline job reads the inbox first).
         arrived = min(now, mail.arrived) if mail.arrived is not None else now
-        return self._human(conn, inbound_id, parsed, spooled, now, arrived, isolate)
+        return self._human(conn, inbound_id, parsed, spooled, now, arrived, isolate, gm)
 
     def _human(
         self,
@@ -246,15 +252,20 @@ class Ingestor:
         now: datetime,
         arrived: datetime,
         isolate: bool,
+        gm: gm_mail.GmMail | None = None,
     ) -> IngestResult:
+        """A person's mail; ``gm``: the game master's, which passed his checks."""
         s = self.settings
         assert parsed.sender is not None
-        if self.league.is_banned(conn, parsed.sender):  # the game master banned him
+        if gm is None and self.league.is_banned(conn, parsed.sender):  # banned by the GM
             return self._finish(conn, inbound_id, InboundKind.HUMAN,
                                 f"{BANNED}: no reply, nothing changed", parsed, code=BANNED)
         too_large = len(parsed.text.encode("utf-8", "replace")) > s.max_text_bytes
         moves: ParsedMoves | None = None
-        if not too_large and not parsed.unreadable:  # the grammar, bounded like reading
+        if not too_large and not parsed.unreadable and gm is not None:
+            moves = run_bounded(gm_mail.read_moves, gm.text, self.commands,
+                                seconds=s.handling_seconds, isolate=isolate)
+        elif not too_large and not parsed.unreadable:  # the grammar, bounded like reading
             moves = run_bounded(
                 parse_mail, parsed.subject, parsed.fresh_text,
                 tuple(sender_team_names(conn, parsed.sender)), self.commands.vocabulary(),
@@ -263,7 +274,7 @@ class Ingestor:
         hour = now - timedelta(hours=1)
         # Fair limits (RULES.md §9): only mails without a valid password count,
         # and a mail with the right password is always processed.
-        authenticated = self._valid_password(conn, parsed.sender, moves)
+        authenticated = gm is not None or self._valid_password(conn, parsed.sender, moves)
         unverified = ledger.unverified_since(conn, parsed.sender, since=hour,
                                              other_than=inbound_id)
         if unverified >= s.max_mails_per_hour and not authenticated:
@@ -311,7 +322,11 @@ class Ingestor:
             message_id=parsed.message_id,
             commands=self.commands,
             forwarded=forward,
+            gm=gm is not None,
         )
+        if gm is not None:  # answered to gm.address only
+            outcome = gm_mail.reply_outcome(outcome, moves, gm.language or s.language,
+                                            self.context.settings.gm_name)
         rendered = render_reply(
             outcome,
             subject=parsed.subject,
@@ -321,8 +336,10 @@ class Ingestor:
             game_address=s.bot_address,
             env=self.environments,
         )
-        self._queue_reply(conn, inbound_id, parsed, spooled, rendered, now,
-                          to=outcome.reply_to, to_name=outcome.reply_to_name)
+        to = (self.context.settings.gm_address, self.context.settings.gm_name) if gm else (
+            outcome.reply_to, outcome.reply_to_name)
+        self._queue_reply(conn, inbound_id, parsed, spooled, rendered, now, to=to[0],
+                          to_name=to[1])
         manager_id = None
         if outcome.manager is not None:
             manager_id = managers.manager_id_of(conn, outcome.manager.address)

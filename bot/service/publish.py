@@ -53,7 +53,7 @@ from bot.storage.ledger import InboundKind, Outcome
 
 #: A human's mail with another ledger code is listed among the digest's errors.
 NOT_ERRORS = frozenset({Outcome.ACCEPTED, Outcome.INTERNAL_ERROR, Outcome.FORGED, Outcome.RETRY,
-                        Outcome.QUARANTINED, Outcome.PASSWORD_RESET})
+                        Outcome.QUARANTINED, Outcome.PASSWORD_RESET, Outcome.GM_REFUSED})
 
 
 def round_key(kind: str, round_number: int, corrects: int = 0) -> str:
@@ -225,6 +225,9 @@ def digest_stats(ctx: Context, round_number: int) -> dict[str, object]:
     forged = [f"{m.sender}: {m.text}" for m in lines if m.code == Outcome.FORGED]
     if forged:
         stats["forged"] = forged
+    refused = [f"{m.sender}: {m.text}" for m in lines if m.code == Outcome.GM_REFUSED]
+    if refused:  # RULES.md §13: every refused attempt of a game master's mail
+        stats["gm_refused"] = refused
     if previewed:  # RULES.md §13: every preview of the round is listed
         stats["previews"] = preview_lines(previewed, Words(ctx.settings.language,
                                                            ctx.settings.timezone))

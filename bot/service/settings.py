@@ -9,7 +9,7 @@ no configuration key sets (``max_transaction_seconds``) has its default here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.schedule import DeadlinePlan
@@ -47,6 +47,16 @@ class GameSettings:
     extra_recipients: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class GmAccess:
+    """Who is the game master by mail (RULES.md §13; ``bot.service.gm_mail``):
+    his address in the league's spelling, and the SHA-256 of his GM password
+    (compared in constant time; the password itself is kept nowhere)."""
+
+    address: str
+    secret: bytes = field(repr=False)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class IngestSettings:
     """What the inbound use case (``bot.service.inbound.Ingestor``) needs: the
@@ -77,10 +87,13 @@ class IngestSettings:
     #: A batch's transaction is committed (and a new one begun) once it has
     #: held the write lock this long, so other writers never wait for minutes.
     max_transaction_seconds: float = 5.0
+    #: The game master by mail (``gm.address`` and ``gm.password_env``); None:
+    #: no GM password is configured, so no mail is a game master's.
+    gm: GmAccess | None = None
 
     @property
     def all_own_addresses(self) -> frozenset[str]:
         return frozenset({self.bot_address.lower(), *(a.lower() for a in self.own_addresses)})
 
 
-__all__ = ["GameSettings", "IngestSettings"]
+__all__ = ["GameSettings", "GmAccess", "IngestSettings"]

@@ -195,8 +195,15 @@ class Database:
             conn.close()
 
     def copy_to(self, state_dir: Path) -> Path:
-        """Copy the database, consistently, to ``state_dir/turnited.sqlite3``."""
+        """Copy the database, consistently, to ``state_dir/turnited.sqlite3``.
+        Inside a ``transaction()`` of this thread the copy holds its changes
+        so far (SQLite's backup cannot read a connection that is writing: it
+        would wait for ever), as an image of that connection's database."""
         target_path = Path(state_dir) / DATABASE_FILE
+        if getattr(self._local, "conn", None) is not None:
+            with self.read() as conn, storage_errors(target_path):
+                target_path.write_bytes(conn.serialize())
+            return target_path
         with self.read() as conn, storage_errors(target_path):
             target = sqlite3.connect(target_path)
             try:

@@ -58,6 +58,9 @@ class Outcome(StrEnum):
     PASSWORD_RESET = "password_reset"
     #: From a manager the game master banned: no reply, nothing changed.
     BANNED = "banned"
+    #: An attempt of the game master's that failed his checks (RULES.md §13):
+    #: nothing changed, told to the game master only (``gm_refused: CODE``).
+    GM_REFUSED = "gm_refused"
 
 
 SOURCES = ("imap", "maildir", "cli")

@@ -478,3 +478,34 @@ def test_conversions_to_the_other_layers_settings():
     assert league.passwords is False
     assert league.simulations == 500
     assert league.psz_bound is False
+
+
+# -- the game master by mail (RULES.md §13) -------------------------------------------
+
+
+GM_SECRET = "lang-genug-123"
+
+
+def test_the_gm_password_comes_from_the_environment_only():
+    config = build({"gm": {"address": "gm@example.org", "password_env": "T_GM"}},
+                   environ={"T_GM": GM_SECRET})
+    assert config.gm.password_env == "T_GM" and config.gm.password() == GM_SECRET
+    assert GM_SECRET not in repr(config) and GM_SECRET in config.secrets()
+    assert build({}).gm.password() is None  # no password_env: no game master by mail
+    error = error_of({"gm": {"password": GM_SECRET}})
+    assert error.key == "gm.password" and GM_SECRET not in str(error)
+    assert "password_env" in str(error)
+
+
+@pytest.mark.parametrize(("environ", "why"), [
+    ({}, "'T_GM' is not set"),
+    ({"T_GM": ""}, "'T_GM' is empty"),
+    ({"T_GM": "kurz"}, "'T_GM' holds only 4 characters"),
+])
+def test_an_unusable_gm_password_is_refused_at_load(environ, why):
+    error = error_of({"gm": {"password_env": "T_GM"}}, environ=environ)
+    assert error.key == "gm.password_env" and why in str(error)
+    # A command that reads no mail loads it; the game master by mail is then off.
+    config = Config.from_mapping({"gm": {"password_env": "T_GM"}}, Path("/x"),
+                                 environ=environ, check_secrets=False)
+    assert config.gm.password() is None

@@ -79,6 +79,7 @@ ALTERNATIVES = {
     "mail.imap.password": "(or `password: ...`, which is not recommended)",
     "mail.smtp.password": "# Name of the environment variable holding the SMTP password",
     "schedule.deadlines": '#   - "2026-12-06 20:00"',
+    "gm.password_env": "#   password_env: TURNITED_GM_PASSWORD",
 }
 
 

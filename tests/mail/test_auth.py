@@ -49,3 +49,32 @@ def test_the_topmost_header_of_the_server_wins_over_one_the_sender_forged():
 def test_unparsable_header_is_unchecked_not_forged():
     trust = sender_trust([f"{MX}; ;;; =="], MX)
     assert not trust.forged and not trust.checked
+
+
+# -- a game master's mail must pass (RULES.md §13) -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "passed"),
+    [
+        (f"{MX}; dmarc=pass header.from=game.example", True),
+        (f"{MX}; dkim=pass header.d=game.example; spf=fail smtp.mailfrom=x@evil.example", True),
+        (f"{MX}; dkim=pass header.d=game.example; dmarc=none", True),
+        (f"{MX}; spf=pass smtp.mailfrom=gm@game.example", True),
+        # not merely "not forged": a pass for the From's domain is needed
+        (f"{MX}; none", False),
+        (f"{MX}; spf=softfail smtp.mailfrom=gm@game.example", False),
+        (f"{MX}; dmarc=fail header.from=game.example", False),
+        (f"{MX}; dmarc=pass header.from=game.example; dmarc=fail", True),
+        # a pass for another domain says nothing about the From
+        (f"{MX}; dkim=pass header.d=evil.example; spf=pass smtp.mailfrom=x@evil.example", False),
+        (f"{MX}; dkim=pass header.d=example; spf=pass smtp.mailfrom=x@sub.game.example", False),
+        ("other.example; dmarc=pass header.from=game.example", False),
+    ],
+)
+def test_a_game_masters_mail_needs_a_pass_for_its_domain(value, passed):
+    from bot.mail.auth import sender_verified
+
+    assert sender_verified([value], MX, "gm@game.example").passed is passed
+    assert sender_verified([value], MX, "gm@mail.game.example").passed is (
+        passed and "spf=pass" not in value)

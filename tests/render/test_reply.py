@@ -10,18 +10,29 @@ from decimal import Decimal
 
 import pytest
 
+from bot.errors import N_
 from bot.league.outcome import Code, ManagerInfo, MoveOutcome, Notice, TeamState
 from bot.render.environment import TEMPLATES_DIR as TEMPLATES
 from bot.render.odds import odds_figures
 from bot.render.reply import PROBLEMS, render_problem, render_reply, reply_subject
+from bot.render.words import Words
 from bot.rules.corrections import correct
 from bot.rules.lineup import Lineup
 from bot.rules.versus import GM_FIELD, lineup_side, odds_of
+from bot.schedule import DateTimeError
 from bot.service.commands import registry
 
 CODES = sorted({*Code, *registry().codes()})
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+class _Said:
+    """A game master's use case's result: what ``lines`` says in the reader's words."""
+
+    def lines(self, w: Words) -> list[str]:
+        return [w._("Teams: %(count)s", count=2), "  Rote Teufel"]
+
 PARAMS = {
     "address": "hans@player.example", "password": "abc-def-ghi", "name": "Rote Teufel",
     "team": "Rote Teufel", "short_name": "Teufel", "round": 3, "wp": Decimal("91.30"),
@@ -48,6 +59,12 @@ PARAMS = {
     "last": 2, "exists": True,
     "figures": {language: odds_figures(odds_of(lineup_side(Lineup.parse("10-10-20-25-25")),
                                                GM_FIELD), language) for language in ("de", "en")},
+    # the game master's commands: a use case's result and a refusal, in words
+    "report": (said := _Said()), "result": said, "plan": said, "accepted": True,
+    "subject": "Pause über Weihnachten",
+    "fresh": True,
+    "error": DateTimeError(N_("%(text)s is not a date and time; write e.g. '17.01.2027 20:00' "
+                              "or '2027-01-17 20:00'"), text="'morgen'"),
 }
 
 

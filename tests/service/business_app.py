@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 from bot.app import App, build_app
 from bot.config import Config
@@ -28,17 +30,22 @@ GAME = "Turnited Test"
 class League:
     """An ``App`` on a Maildir, a fake clock, and the mails it sent."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, extra: Mapping[str, Mapping[str, Any]] | None = None,
+                 environ: Mapping[str, str] | None = None) -> None:
+        """``extra``: more keys of a section (``{"gm": {"password_env": ...}}``),
+        ``environ``: the environment the configuration reads."""
         self.root = root
         self.clock = FakeClock(START)
-        config = Config.from_mapping({
-            "state_dir": "state",
+        sections: dict[str, Any] = {
             "game": {"name": GAME},
             "analysis": {"simulations": 0},
             "schedule": {"timezone": "Europe/Berlin", "deadlines": {"cron": "0 20 * * SUN"}},
             "gm": {"address": GM, "name": "Greta GM"},
             "mail": {"transport": "maildir", "address": BOT},
-        }, root)
+        }
+        for name, values in (extra or {}).items():
+            sections[name] = {**sections.get(name, {}), **values}
+        config = Config.from_mapping({"state_dir": "state", **sections}, root, environ=environ)
         settings = dataclasses.replace(league_settings(config), password_cost=16)
         self.app = build_app(config, clock=self.clock, league_settings=settings)
         self.app.ensure_started()

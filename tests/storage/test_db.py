@@ -130,6 +130,27 @@ def test_nested_transaction_is_a_savepoint(tmp_path):
         assert [r[0] for r in conn.execute("SELECT uid FROM inbound ORDER BY uid")] == [1, 3]
 
 
+def test_a_copy_inside_a_transaction_holds_its_changes_so_far(tmp_path):
+    # (SQLite's backup of a writing connection waits for ever: the game
+    # master's Vorschau runs inside the ingest's transaction.)
+    db = open_database(tmp_path / "state")
+    with db.transaction() as conn:
+        _inbound(conn, 1)
+    with db.transaction() as conn:
+        _inbound(conn, 2)
+        (tmp_path / "copy").mkdir()
+        copy = open_database(db.copy_to(tmp_path / "copy").parent)
+        _inbound(conn, 3)
+    with copy.read() as conn:
+        assert [r[0] for r in conn.execute("SELECT uid FROM inbound ORDER BY uid")] == [1, 2]
+    copy.close()
+    (tmp_path / "again").mkdir()
+    again = open_database(db.copy_to(tmp_path / "again").parent)  # outside: a backup
+    with again.read() as conn:
+        assert [r[0] for r in conn.execute("SELECT uid FROM inbound ORDER BY uid")] == [1, 2, 3]
+    again.close()
+
+
 def test_failure_after_a_savepoint_rolls_back_everything(tmp_path):
     db = open_database(tmp_path)
     with pytest.raises(RuntimeError), db.transaction():

@@ -96,9 +96,11 @@ def carry_out(
     forwarded: bool = False,
 ) -> MoveOutcome:
     """Carry out one mail's requests in ``conn``'s transaction (module doc);
-    ``gm``: the mail passed the game master's checks (RULES.md §13);
-    ``forwarded``: its message to a person went to the game master (the reply
-    says so; without, those lines are listed as not understood)."""
+    ``gm``: the mail passed the game master's checks (RULES.md §13), so no
+    manager's password is asked for (his own, or that of the manager a
+    ``Für ADDRESS:`` block of his acts for); ``forwarded``: its message to a
+    person went to the game master (the reply says so; without, those lines
+    are listed as not understood)."""
     if now.tzinfo is None:
         raise BadTime("now", now)
     table = commands or registry()
@@ -140,7 +142,8 @@ def carry_out(
     # Nothing but what anyone may ask (or nothing at all): no password needed.
     open_to_anyone = all(c.access is Access.ANYONE for _, c in requests)
     given = password_candidates(moves)
-    guarded = bool(manager is not None and settings.passwords and manager.password_hash)
+    guarded = bool(manager is not None and settings.passwords and manager.password_hash
+                   and not gm)  # the game master's checks stand for it
     verified = False
     if given is None:  # a flood of guesses: refused unchecked
         refusal: Notice | None = Notice(Code.TOO_MANY_PASSWORDS,
