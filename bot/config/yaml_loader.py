@@ -10,7 +10,6 @@ import yaml
 
 from bot.config.errors import HIDDEN, ConfigError, ConfigFileMissing, looks_secret
 
-
 #: libyaml's parser where PyYAML was built with it (about ten times faster on
 #: a configuration file), else the pure-Python one; both construct safely.
 _SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
