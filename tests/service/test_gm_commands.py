@@ -66,8 +66,10 @@ def test_a_deadline_the_use_case_refuses_changes_nothing(league: League, line: s
     before = deadline(league)
     text = only_reply(gm_send(league, f"{line}\nStatus"))
     assert "FEHLER" in text and why in " ".join(text.split())
-    assert "Wo das Spiel steht" not in text  # the mail changed nothing, said nothing else
+    # The refused line changes nothing; the mail's other command is carried
+    # out all the same (RULES.md §11: each line stands alone), after the error.
     assert deadline(league) == before
+    assert text.index("FEHLER") < text.index("Wo das Spiel steht")
 
 
 def test_remind_those_missing(league: League) -> None:

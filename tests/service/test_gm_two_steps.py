@@ -95,8 +95,8 @@ def test_a_wrong_code_changes_nothing_and_is_counted(league: League) -> None:
     before = state(league)
     text = only_reply(gm_send(league, f"Status\nBestätigen: {wrong}"))
     assert "FEHLER" in text and "noch 4 Versuche" in words(text)
-    assert "Wo das Spiel steht" not in text  # the mail changed nothing, said nothing else
-    assert state(league) == before
+    assert state(league) == before  # the Status beside it is answered (RULES.md §11)
+    assert text.index("FEHLER") < text.index("Wo das Spiel steht")
     text = only_reply(gm_send(league, f"Bestätigen: {code}"))  # the right one still works
     assert banned(league, ANNA)
 
