@@ -244,3 +244,15 @@ def test_erasing_nobody_or_without_an_address_asks_nothing(league: League) -> No
     assert "nicht verstanden und übergangen: | Daten löschen" in words(text)
     assert "Daten löschen: anna@example.org" in text  # his help shows how
     assert league.sql("SELECT COUNT(*) FROM confirmations") == [(0,)]
+
+
+def test_his_help_lists_the_two_step_commands(league: League) -> None:
+    text = only_reply(gm_send(league, "Hilfe"))
+    for line in ("Sperren: anna@example.org", "Zurücknehmen: Runde 12",
+                 "Daten löschen: anna@example.org", "Für anna@example.org:",
+                 "Bestätigen: K7FX-2QMP"):
+        assert f"    {line}" in text, line
+    text = only_reply(gm_send(league, "Help", english=True))
+    for line in ("Ban: anna@example.org", "Rollback: round 12", "Erase data: anna@example.org",
+                 "For anna@example.org:", "Confirm: K7FX-2QMP"):
+        assert f"    {line}" in text, line
