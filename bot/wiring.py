@@ -25,7 +25,6 @@ from bot.league.settings import LeagueSettings
 from bot.render.environment import Environments
 from bot.schedule import DeadlinePlan
 from bot.service.commands import registry
-from bot.service.commands.gm_access import REFUSALS
 from bot.service.context import Context
 from bot.service.outgoing import Sender
 from bot.service.settings import GameSettings, GmAccess, IngestSettings
@@ -109,7 +108,10 @@ def service_context(config: Config, db: Database, *, clock: Callable[[], datetim
 def render_cache(config: Config) -> Environments:
     """The renderer's cache for the game: the archive's address, and what the
     digest says of each command's notice codes and of each reason a mail is
-    refused as the game master's."""
+    refused as the game master's (imported here: ``status`` loads no mail
+    pipeline)."""
+    from bot.service.commands.gm_access import REFUSALS
+
     return Environments(archive_url=config.archive.url,
                         code_sentences={**registry().digest_sentences(), **REFUSALS})
 
