@@ -49,7 +49,7 @@ class GameSettings:
 
 @dataclass(frozen=True, slots=True)
 class GmAccess:
-    """Who is the game master by mail (RULES.md §13; ``bot.service.gm_mail``):
+    """Who is the game master by mail (RULES.md §13; ``bot.service.commands.gm_access``):
     his address in the league's spelling, and the SHA-256 of his GM password
     (compared in constant time; the password itself is kept nowhere)."""
 
@@ -84,12 +84,12 @@ class IngestSettings:
     max_attempts: int
     #: The receiving server's authserv-id (sender trust), None: off.
     authserv_id: str | None
+    #: The game master by mail (``gm.address`` and ``gm.password_env``); None:
+    #: no GM password is configured, so no mail is a game master's.
+    gm: GmAccess | None
     #: A batch's transaction is committed (and a new one begun) once it has
     #: held the write lock this long, so other writers never wait for minutes.
     max_transaction_seconds: float = 5.0
-    #: The game master by mail (``gm.address`` and ``gm.password_env``); None:
-    #: no GM password is configured, so no mail is a game master's.
-    gm: GmAccess | None = None
 
     @property
     def all_own_addresses(self) -> frozenset[str]:

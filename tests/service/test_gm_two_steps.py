@@ -203,3 +203,56 @@ def test_a_rollback_code_after_another_evaluation_changes_nothing(league: League
     before = state(league)
     text = only_reply(gm_send(league, f"Bestätigen: {code}"))
     assert "FEHLER" in text and state(league) == before
+
+
+# -- Daten löschen: ADDRESS / Erase data: ADDRESS -------------------------------------
+
+
+def test_erasing_a_managers_data_takes_a_second_mail(league: League) -> None:
+    league.evaluate()  # Rote Teufel played: it retires, keeping its place
+    before = state(league)
+    text = only_reply(gm_send(league, f"Daten löschen: {ANNA}"))
+    assert f"Die Daten von {ANNA} löschen?" in words(text)
+    assert "Teams, die abtreten: Rote Teufel." in words(text)
+    code = code_in(text)
+    assert state(league) == before
+    text, others = reply_and_others(gm_send(league, f"Bestätigen: {code}"))
+    assert others == []  # he is not told
+    assert "Die Daten des Managers sind gelöscht" in words(text) and ANNA not in text
+    assert league.sql("SELECT COUNT(*) FROM managers WHERE address = ?", ANNA) == [(0,)]
+    assert league.sql("SELECT COUNT(*) FROM inbound WHERE sender LIKE ?", f"%{ANNA}%") == [
+        (0,)]
+    assert league.sql("SELECT name FROM teams WHERE name = 'Rote Teufel'") == [
+        ("Rote Teufel",)]  # the team stays in the results
+    assert league.sql("SELECT COUNT(*) FROM managers WHERE address = ?", BOB) == [(1,)]
+
+
+def test_erasing_in_english_and_a_used_code(league: League) -> None:
+    code = code_in(only_reply(gm_send(league, f"Erase data: {BOB}", english=True)),
+                   "Confirm")
+    text = only_reply(gm_send(league, f"Confirm: {code}", english=True))
+    assert "The manager's data is deleted" in words(text)
+    text = only_reply(gm_send(league, f"Confirm: {code}", english=True))
+    assert "ERROR" in text  # his data took the waiting code with it: nothing waits
+    assert league.sql("SELECT COUNT(*) FROM managers WHERE address = ?", ANNA) == [(1,)]
+
+
+def test_erasing_nobody_or_without_an_address_asks_nothing(league: League) -> None:
+    text = only_reply(gm_send(league, "Daten löschen: niemand@player.example"))
+    assert "FEHLER" in text and "niemand@player.example" in text
+    text = only_reply(gm_send(league, "Daten löschen"))  # whose? not his command
+    assert "nicht verstanden und übergangen: | Daten löschen" in words(text)
+    assert "Daten löschen: anna@example.org" in text  # his help shows how
+    assert league.sql("SELECT COUNT(*) FROM confirmations") == [(0,)]
+
+
+def test_his_help_lists_the_two_step_commands(league: League) -> None:
+    text = only_reply(gm_send(league, "Hilfe"))
+    for line in ("Sperren: anna@example.org", "Zurücknehmen: Runde 12",
+                 "Daten löschen: anna@example.org", "Für anna@example.org:",
+                 "Bestätigen: K7FX-2QMP"):
+        assert f"    {line}" in text, line
+    text = only_reply(gm_send(league, "Help", english=True))
+    for line in ("Ban: anna@example.org", "Rollback: round 12", "Erase data: anna@example.org",
+                 "For anna@example.org:", "Confirm: K7FX-2QMP"):
+        assert f"    {line}" in text, line

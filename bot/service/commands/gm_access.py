@@ -48,7 +48,6 @@ from bot.league.moves import normalize_address
 from bot.league.outcome import Code, MoveOutcome, Notice
 from bot.mail.auth import sender_verified
 from bot.mail.compose import MailKind
-from bot.mail.grammar import parse_moves
 from bot.mail.keywords import normalise
 from bot.mail.reading import InboundMail
 from bot.mail.vocabulary import KeywordCommand, Vocabulary
@@ -192,6 +191,8 @@ def _has_gm_keyword(text: str, commands: Registry) -> bool:
 def read_moves(text: str, commands: Registry) -> ParsedMoves:
     """The game master's mail ``text`` (without its GM password lines) as
     requests (module doc). Pure; run by the ingest under its time budget."""
+    from bot.mail.grammar import parse_moves  # the registry loads this module: lazily
+
     vocab = commands.vocabulary(Audience.GM)
     lines = text.splitlines()
     main = list(lines)

@@ -19,15 +19,12 @@ from bot.league.moves import sender_team_names
 from bot.league.outcome import Notice
 from bot.league.service import UnknownManager
 from bot.mail.compose import MailKind
-from bot.mail.grammar import parse_moves
 from bot.mail.vocabulary import KeywordCommand, Value
-from bot.render.reply import render_reply
 from bot.rules.requests import Request
 from bot.service.commands import registry
 from bot.service.commands._gm import ERROR_CODES, refused
 from bot.service.commands.base import Access, Audience, Command, Session
 from bot.service.commands.new_address import parse_address
-from bot.service.commands.runner import carry_out
 from bot.service.outgoing import queue_mail
 from bot.storage import managers as manager_rows
 
@@ -50,6 +47,12 @@ def read(line: str, value: str) -> GmFor:
 
 
 def gm_for(s: Session, request: GmFor) -> None:
+    # The registry loads every command module (``status`` too): the mail
+    # pipeline only when a block is carried out.
+    from bot.mail.grammar import parse_moves
+    from bot.render.reply import render_reply
+    from bot.service.commands.runner import carry_out
+
     manager = manager_rows.manager_by_address(s.conn, request.address)
     if manager is None:
         refused(s, request, UnknownManager(request.address))

@@ -13,7 +13,7 @@ from bot.errors import N_
 from bot.mail.vocabulary import KeywordCommand, Value
 from bot.rules.requests import Request
 from bot.service.commands.base import Access, Audience, Command, Session
-from bot.service.preview import MAIL, preview
+from bot.storage.previews import MAIL
 
 GM_PREVIEW = "gm_preview"
 GM_NO_PREVIEW = "gm_no_preview"
@@ -25,6 +25,8 @@ class GmPreview(Request):
 
 
 def gm_preview(s: Session, request: GmPreview) -> None:
+    from bot.service.preview import preview  # evaluation and numpy: only when asked
+
     result = preview(s.ctx, via=MAIL, language=s.moves.language)
     if result is None:
         s.note(GM_NO_PREVIEW)

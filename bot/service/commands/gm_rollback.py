@@ -20,7 +20,6 @@ from bot.mail.vocabulary import KeywordCommand, Value
 from bot.rules.requests import Request
 from bot.service.commands._gm import ERROR_CODES, ask, moment, refused, two_step
 from bot.service.commands.base import Access, Audience, Command, Session
-from bot.service.rollback import rollback, rollback_plan
 
 #: The purpose of a waiting rollback (``confirmations``).
 ROLLBACK = "gm_rollback"
@@ -49,6 +48,8 @@ def read(line: str, value: str) -> GmRollback:
 
 
 def gm_rollback(s: Session, request: GmRollback) -> None:
+    from bot.service.rollback import rollback_plan  # the archive's site: only when asked
+
     try:
         deadline = moment(s, request.when) if request.when else None
         plan = rollback_plan(s.ctx, request.round, deadline)
@@ -61,6 +62,8 @@ def gm_rollback(s: Session, request: GmRollback) -> None:
 
 @two_step(ROLLBACK)
 def carry_out_rollback(s: Session, confirmed: Confirmation, request: Request) -> None:
+    from bot.service.rollback import rollback
+
     given = confirmed.payload.get("deadline")
     try:
         report = rollback(s.ctx, int(confirmed.payload["round"]),
