@@ -50,6 +50,9 @@ def test_lines_for_a_manager_without_his_password_and_a_copy_to_him(league: Leag
     assert "9-9-16-16-20" in copy[1] and "Passwort" not in words(copy[1]).split("Befehle")[0]
     assert f"Für {ANNA}: die Zeilen wurden als seine Mail ausgeführt" in words(text)
     assert "    Die Spielleitung hat die folgenden Zeilen für dich geschickt" in text
+    # the copy stands apart from the sentence before it, its greeting on a line of its own
+    said = text.split("Kopie der Antwort bekommen:", 1)[1]
+    assert said.startswith("\n\n    ") and "\n    Hallo " in said, text
     assert "9-9-16-16-20" in text
 
 
