@@ -59,8 +59,10 @@ def render_reply(
     game_address: str | None,
     language: str | None = None,
     env: Environment | Environments | None = None,
+    to_gm: bool = False,
 ) -> RenderedMail:
-    """The reply to the mail that led to ``outcome``."""
+    """The reply to the mail that led to ``outcome`` (``to_gm``: to the game
+    master's own mail, whose footer does not tell him how to reach himself)."""
     language = language or outcome.language
     env = environment_for(language, env)
     zone(timezone)
@@ -76,6 +78,7 @@ def render_reply(
         "game_name": clean(game_name).strip(),
         "address": clean(game_address).strip() if game_address else None,
         "show_help": _wants_help(outcome),
+        "to_gm": to_gm,
         # each correction explained once: in its notice, else in the teams section
         "explain_notice": explanations.of_notice,
         "explain_team": explanations.of_team,

@@ -335,6 +335,7 @@ class Ingestor:
             game_name=s.game_name,
             game_address=s.bot_address,
             env=self.environments,
+            to_gm=gm is not None,
         )
         to = (self.context.settings.gm_address, self.context.settings.gm_name) if gm else (
             outcome.reply_to, outcome.reply_to_name)

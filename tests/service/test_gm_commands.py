@@ -39,6 +39,8 @@ def test_missing_in_german_and_english(league: League) -> None:
     assert f"    Blaue Jungs (Blaue Jungs): {BOB}" in text
     text = only_reply(gm_send(league, "Missing", english=True))
     assert "Who is missing:" in text and "2 teams without a lineup" in " ".join(text.split())
+    # his own reply does not tell him how to reach the game master
+    assert "game master (a person)" not in " ".join(text.split())
 
 
 def test_the_deadline_shown_and_moved_in_both_date_forms(league: League) -> None:

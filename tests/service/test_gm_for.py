@@ -53,6 +53,9 @@ def test_lines_for_a_manager_without_his_password_and_a_copy_to_him(league: Leag
     # the copy stands apart from the sentence before it, its greeting on a line of its own
     said = text.split("Kopie der Antwort bekommen:", 1)[1]
     assert said.startswith("\n\n    ") and "\n    Hallo " in said, text
+    # the manager's copy tells him how to reach the game master; the GM's own part does not
+    assert words(copy[1]).count("Spielleitung (einen Menschen)") == 1
+    assert words(text).count("Spielleitung (einen Menschen)") == 1  # in the copy only
     assert "9-9-16-16-20" in text
 
 
