@@ -44,6 +44,17 @@ def refused(s: Session, request: Request, error: TurnitedError) -> None:
     s.fail(GM_ERROR, line=request.line, error=error)
 
 
+def answer(s: Session, request: Request, code: str, use_case: Callable[[], object]) -> None:
+    """Run the console's ``use_case`` for ``request``: its result as the notice
+    ``code`` (param ``result``), or its refusal as an error of the line."""
+    try:
+        result = use_case()
+    except TurnitedError as error:
+        refused(s, request, error)
+        return
+    s.note(code, result=result)
+
+
 def moment(s: Session, text: str) -> datetime:
     """A date and time as the game master writes it (``20.12.2026 20:00`` or
     ``2026-12-20 20:00``) in the game's time zone; ``DateTimeError`` if not."""

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.errors import N_, TurnitedError
+from bot.errors import N_
 from bot.league.confirmations import Confirmation
 from bot.league.service import UnknownManager
 from bot.mail.vocabulary import KeywordCommand, Value
 from bot.rules.requests import Request
-from bot.service.commands._gm import ERROR_CODES, ask, refused, two_step
+from bot.service.commands._gm import ERROR_CODES, answer, ask, refused, two_step
 from bot.service.commands.base import Access, Audience, Command, Session
 from bot.service.commands.new_address import parse_address
 from bot.service.console import ban
@@ -45,12 +45,8 @@ def gm_ban(s: Session, request: GmBan) -> None:
 
 @two_step(BAN)
 def carry_out_ban(s: Session, confirmed: Confirmation, request: Request) -> None:
-    try:
-        result = ban(s.ctx, str(confirmed.payload["address"]))
-    except TurnitedError as error:  # gone since the first mail
-        refused(s, request, error)
-        return
-    s.note(GM_BAN, result=result)
+    # (a manager gone since the first mail: an error of the line)
+    answer(s, request, GM_BAN, lambda: ban(s.ctx, str(confirmed.payload["address"])))
 
 
 COMMANDS = (

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.errors import N_, TurnitedError
+from bot.errors import N_
 from bot.mail.vocabulary import KeywordCommand, Value
 from bot.rules.requests import Request
-from bot.service.commands._gm import ERROR_CODES, refused
+from bot.service.commands._gm import ERROR_CODES, answer
 from bot.service.commands.base import Access, Audience, Command, Session
 from bot.service.commands.new_address import parse_address
 from bot.service.console import reset_password
@@ -25,12 +25,7 @@ class GmResetPassword(Request):
 
 
 def gm_reset_password(s: Session, request: GmResetPassword) -> None:
-    try:
-        result = reset_password(s.ctx, request.address)
-    except TurnitedError as error:
-        refused(s, request, error)
-        return
-    s.note(GM_PASSWORD_RESET, result=result)
+    answer(s, request, GM_PASSWORD_RESET, lambda: reset_password(s.ctx, request.address))
 
 
 COMMANDS = (

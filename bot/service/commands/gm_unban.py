@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.errors import N_, TurnitedError
+from bot.errors import N_
 from bot.mail.vocabulary import KeywordCommand, Value
 from bot.rules.requests import Request
-from bot.service.commands._gm import ERROR_CODES, refused
+from bot.service.commands._gm import ERROR_CODES, answer
 from bot.service.commands.base import Access, Audience, Command, Session
 from bot.service.commands.new_address import parse_address
 from bot.service.console import unban
@@ -24,12 +24,7 @@ class GmUnban(Request):
 
 
 def gm_unban(s: Session, request: GmUnban) -> None:
-    try:
-        result = unban(s.ctx, request.address)
-    except TurnitedError as error:
-        refused(s, request, error)
-        return
-    s.note(GM_UNBAN, result=result)
+    answer(s, request, GM_UNBAN, lambda: unban(s.ctx, request.address))
 
 
 COMMANDS = (
