@@ -695,15 +695,10 @@ class SmtpServer:
 @pytest.fixture
 def dovecot() -> Iterator[DovecotServer]:
     """A fresh, running Dovecot; fails (never skips) when it is not installed."""
-    try:
-        server = DovecotServer()
-    except ServerMissingError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    try:
-        server.start()
+    from tests.support.dovecot import running_dovecot  # (it builds on this module)
+
+    with running_dovecot() as server:
         yield server
-    finally:
-        server.remove()
 
 
 @pytest.fixture
