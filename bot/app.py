@@ -16,7 +16,8 @@ from typing import Any
 
 from bot import wiring
 from bot.config import Config
-from bot.league.service import EvaluationResult, League
+from bot.league.news import EvaluationResult
+from bot.league.service import League
 from bot.league.settings import LeagueSettings
 from bot.mail.transport import MailSender, MailSource
 from bot.render.model import RenderedMail

@@ -17,6 +17,7 @@ is parsed once, the rest is read as for a fresh round.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections.abc import Mapping
@@ -181,5 +182,22 @@ def stored_news(conn: sqlite3.Connection, settings: LeagueSettings, number: int)
                       aged=results.has_ageing(conn, number))
 
 
-__all__ = ["Recipient", "RoundNews", "TeamFacts", "recipients", "round_news", "stored_news",
-           "team_facts"]
+@dataclass(frozen=True, slots=True)
+class EvaluationResult(RoundNews):
+    """An evaluated round: its news, which publishing takes as it is (the
+    public report, tables, recipients, ...; ``bot.league.news``), plus what
+    only the game master sees: the full report with every lineup, and the seed
+    the round was played with."""
+
+    seed: int
+    #: The full report (player lineups included): never published.
+    report: RoundReport
+
+    @classmethod
+    def of(cls, told: RoundNews, *, seed: int, report: RoundReport) -> EvaluationResult:
+        return cls(**{f.name: getattr(told, f.name) for f in dataclasses.fields(RoundNews)},
+                   seed=seed, report=report)
+
+
+__all__ = ["EvaluationResult", "Recipient", "RoundNews", "TeamFacts", "recipients",
+           "round_news", "stored_news", "team_facts"]

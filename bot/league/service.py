@@ -13,7 +13,6 @@ Each round's seed is drawn when the round opens and committed
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import sqlite3
 from collections.abc import Callable
@@ -22,13 +21,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import N_
-from bot.league import news, tables
 from bot.league.addresses import normalize_address
 from bot.league.errors import BadTime, LeagueError, NoOpenRound, RoundNotOpen, UnknownRound
-from bot.league.news import Recipient, RoundNews
 from bot.league.passwords import generate_password, hash_password
 from bot.league.settings import LeagueSettings
-from bot.league.tables import PszRow, WpRow, manager_label
 from bot.rules.lots import seed_commitment
 from bot.storage import bounces, outbox, reminders, results
 from bot.storage import managers as manager_rows
@@ -39,24 +35,22 @@ from bot.storage.db import Database
 from bot.storage.rounds import RoundRow
 
 if TYPE_CHECKING:  # the evaluation and its report (numpy, the Monte Carlo) are imported
-    # when a round is played: the console's status and the ingest never load them
+    # when a round is played, the news and tables when published: the console's
+    # status and the ingest never load them
     from bot.league import evaluation as ev
     from bot.league.evaluation import ReplayResult
-    from bot.rules.report import RoundReport
+    from bot.league.news import EvaluationResult, Recipient, RoundNews
+    from bot.league.tables import PszRow, WpRow
 
 __all__ = [
     "CannotRollBack",
-    "EvaluationResult",
     "League",
     "LeagueSettings",
     "LeagueStatus",
-    "Recipient",
     "ReminderTarget",
     "RolledBack",
-    "RoundNews",
     "UnknownManager",
 ]
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,23 +83,6 @@ class LeagueStatus:
     #: SHA-256 commitment of the open round's seed (RULES.md §4); None for a
     #: round of old state opened without a committed seed.
     commitment: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class EvaluationResult(RoundNews):
-    """An evaluated round: its news, which publishing takes as it is (the
-    public report, tables, recipients, ...; ``bot.league.news``), plus what
-    only the game master sees: the full report with every lineup, and the seed
-    the round was played with."""
-
-    seed: int
-    #: The full report (player lineups included): never published.
-    report: RoundReport
-
-    @classmethod
-    def of(cls, told: RoundNews, *, seed: int, report: RoundReport) -> EvaluationResult:
-        return cls(**{f.name: getattr(told, f.name) for f in dataclasses.fields(RoundNews)},
-                   seed=seed, report=report)
 
 
 class UnknownManager(LeagueError):
@@ -297,8 +274,10 @@ class League:
     def _result(self, conn: sqlite3.Connection, applied: ev.Applied) -> EvaluationResult:
         """The result of the evaluation just applied, inside its transaction: the
         typed reports as played, the tables as they stand after it."""
-        told = news.round_news(conn, self.settings, applied.round, applied.public,
-                               deleted=applied.deleted, aged=applied.aged)
+        from bot.league.news import EvaluationResult, round_news
+
+        told = round_news(conn, self.settings, applied.round, applied.public,
+                          deleted=applied.deleted, aged=applied.aged)
         return EvaluationResult.of(told, seed=applied.seed, report=applied.report)
 
     # -- auditable lots (RULES.md §4) ------------------------------------------
@@ -424,6 +403,8 @@ class League:
     def stored_news(self, round_number: int) -> RoundNews:
         """The news of an evaluated round, read back to publish it again (its
         stored public report parsed once; ``bot.league.news``)."""
+        from bot.league import news
+
         with self.db.read() as conn:
             return news.stored_news(conn, self.settings, round_number)
 
@@ -440,15 +421,21 @@ class League:
     # -- questions ---------------------------------------------------------------
 
     def wp_table(self, conn: sqlite3.Connection, round_number: int) -> list[WpRow]:
+        from bot.league import tables
+
         return tables.wp_table(conn, round_number, self.settings.listed_rounds)
 
     def psz_table(self, conn: sqlite3.Connection, round_number: int) -> list[PszRow]:
+        from bot.league import tables
+
         return tables.psz_table(conn, round_number, self.settings.listed_rounds)
 
     def recipients(self, conn: sqlite3.Connection) -> list[Recipient]:
         """Every manager with at least one team (the newsletter's recipients),
         but a banned one (RULES.md §13) and those who unsubscribed (``Abmelden``,
         RULES.md §12)."""
+        from bot.league import news
+
         return list(news.recipients(conn))
 
     def status(self, conn: sqlite3.Connection, now: datetime) -> LeagueStatus:
@@ -519,5 +506,7 @@ class League:
         )
 
     def manager_label(self, conn: sqlite3.Connection, manager_id: int) -> str:
+        from bot.league.tables import manager_label
+
         manager = manager_rows.manager_by_id(conn, manager_id)
         return manager_label(manager.display_name, manager.address)

@@ -6,8 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from bot.league.news import EvaluationResult
 from bot.league.outcome import MoveOutcome
-from bot.league.service import EvaluationResult, League, LeagueSettings
+from bot.league.service import League, LeagueSettings
 from tests.support import league as shared
 from tests.support.grammar import parse_moves
 from tests.support.league import submit
