@@ -13,7 +13,7 @@ import bot
 from bot.config.errors import ConfigError
 from bot.errors import TurnitedError
 from bot.league.errors import LeagueError
-from bot.mail.compose import ComposeError
+from bot.mail.address_check import ComposeError
 from bot.mail.transport import TransportConfigError, TransportError
 from bot.render.errors import RenderError
 from bot.rules.errors import RulesError

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.config.errors import ConfigError
-from bot.mail.compose import InvalidAddressError, check_address
+from bot.mail.address_check import InvalidAddressError, check_address
 from bot.schedule import cron_trigger, parse_local_datetime
 
 T = TypeVar("T")

@@ -20,7 +20,8 @@ game master's address for subscribers who do not play).
 Header values that contain user text (subjects with team names, display
 names) are sanitised: control characters (CR, LF, ...) become spaces, the
 length is limited, and the ``SMTP`` policy folds and RFC 2047-encodes them.
-Addresses are checked strictly; a bad one raises ``InvalidAddressError``.
+Addresses are checked strictly (``bot.mail.address_check``); a bad one raises
+``InvalidAddressError``.
 Every address a person can have is accepted: a Unicode domain
 (``hans@bücher.example``) is written IDNA-encoded (``xn--bcher-kva``) in the
 headers, so any server takes it; a Unicode local part (``jörg@example.de``)
@@ -45,9 +46,12 @@ from enum import StrEnum
 from functools import lru_cache
 from urllib.parse import quote
 
-import idna
-
-from bot.errors import TurnitedError
+from bot.mail.address_check import (
+    CONTROL,
+    ComposeError,
+    ascii_domain,
+    check_address,
+)
 
 #: The policy of every outgoing message: CRLF line ends, lines folded at 78;
 #: headers set raw (the subject, encoded by ``encode_subject``) are kept as set.
@@ -85,22 +89,6 @@ class MailKind(StrEnum):
     def bulk(self) -> bool:
         """Mails sent to many players at once (``Precedence: bulk``)."""
         return self in (MailKind.NEWSLETTER, MailKind.REMINDER)
-
-
-class ComposeError(TurnitedError, ValueError):
-    """A mail that cannot be composed safely."""
-
-
-class InvalidAddressError(ComposeError):
-    """Not exactly one plain mail address."""
-
-    def __init__(self, role: str, value: object, reason: str) -> None:
-        self.role = role
-        self.value = value
-        super().__init__(
-            f"{role} address {value!r} is not usable: {reason}; expected exactly one plain "
-            f"address such as 'hans.meier@example.org'"
-        )
 
 
 class InvalidHeaderError(ComposeError):
@@ -162,15 +150,6 @@ class _EncodedBody:
     data: bytes
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-#: RFC 6531 atext: the ASCII atext and any non-ASCII character (controls and
-#: spaces are refused before).
-_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~\-\u0080-\U0010ffff]+"
-_LOCAL = re.compile(rf"^{_ATOM}(?:\.{_ATOM})*$")
-_ASCII_DOMAIN = re.compile(
-    r"^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$"
-)
-_UNICODE_SPACE = re.compile(r"[\s\u00a0\u1680\u2000-\u200f\u202f\u205f\u3000\ufeff]")
 _MSG_ID = re.compile(r"^<[\x21-\x3b\x3d\x3f-\x7e]+@[\x21-\x3b\x3d\x3f-\x7e]+>$")
 _URI = re.compile(r"^(mailto:|https?://)[\x21-\x3b\x3d\x3f-\x7e]+$")
 
@@ -181,66 +160,10 @@ def sanitize_header(value: object, max_length: int = MAX_SUBJECT) -> str:
     collapsed, at most ``max_length`` characters (cut with ``…``)."""
     text = unicodedata.normalize("NFC", str(value))
     text = text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates
-    text = " ".join(_CONTROL.sub(" ", text).split())
+    text = " ".join(CONTROL.sub(" ", text).split())
     if len(text) > max_length:
         text = text[: max_length - 1].rstrip() + "…"
     return text
-
-
-def check_address(value: object, role: str = "recipient") -> str:
-    """Return ``value`` stripped (NFC) if it is exactly one plain address
-    (``local@domain.tld``; Unicode local parts and domains included: the
-    domain must be IDNA-encodable); raise ``InvalidAddressError`` otherwise."""
-    if not isinstance(value, str):
-        raise InvalidAddressError(role, value, "not text")
-    stripped = unicodedata.normalize("NFC", value.strip())
-    if _CONTROL.search(stripped):
-        raise InvalidAddressError(role, value, "it contains a line break or control character")
-    if any(sep in stripped for sep in ",;<>") or _UNICODE_SPACE.search(stripped):
-        raise InvalidAddressError(
-            role, value, "it contains a list separator, angle bracket or space (one address only)"
-        )
-    if len(stripped.encode("utf-8")) > 254:
-        raise InvalidAddressError(role, value, "longer than 254 bytes")
-    local, at, domain = stripped.rpartition("@")
-    if not at or not _LOCAL.match(local) or len(local.encode("utf-8")) > 64:
-        raise InvalidAddressError(role, value, "not of the form local-part@domain")
-    ascii_domain(domain, role=role, value=value)
-    return stripped
-
-
-def ascii_domain(domain: str, *, role: str = "recipient", value: object = None) -> str:
-    """``domain`` as the DNS and every server know it: Unicode labels
-    IDNA-encoded (UTS #46 mapping, ``bücher.example`` -> ``xn--bcher-kva.example``);
-    ``InvalidAddressError`` if it is no domain name."""
-    try:
-        encoded = domain if domain.isascii() else idna.encode(domain, uts46=True).decode("ascii")
-    except (idna.IDNAError, UnicodeError) as exc:
-        raise InvalidAddressError(
-            role, value if value is not None else domain, f"the domain is not usable ({exc})"
-        ) from None
-    if not _ASCII_DOMAIN.match(encoded):
-        raise InvalidAddressError(
-            role, value if value is not None else domain, "not of the form local-part@domain"
-        )
-    return encoded
-
-
-def envelope_address(address: str, *, smtputf8: bool) -> str:
-    """``address`` for the SMTP envelope: as it is when the server speaks
-    SMTPUTF8, else with the domain IDNA-encoded; ``InvalidAddressError`` when
-    the local part is not ASCII and the server does not offer SMTPUTF8."""
-    if not address:
-        return address  # the null sender <>
-    local, _, domain = address.rpartition("@")
-    if smtputf8:
-        return address
-    if not local.isascii():
-        raise InvalidAddressError(
-            "recipient", address,
-            "its local part is not ASCII and the mail server does not offer SMTPUTF8",
-        )
-    return f"{local}@{ascii_domain(domain)}"
 
 
 def needs_smtputf8(address: str) -> bool:
@@ -261,14 +184,14 @@ def _address_header(display: str, address: str) -> tuple[Address, bool]:
 def is_message_id(value: str) -> bool:
     """True if ``value`` is a message id ``compose`` accepts for threading
     (``<unique@domain>``); mails in the wild also carry ids like ``<xxxx>``."""
-    return not _CONTROL.search(value) and bool(_MSG_ID.match(value.strip()))
+    return not CONTROL.search(value) and bool(_MSG_ID.match(value.strip()))
 
 
 def _msg_id(value: object, what: str) -> str:
     text = str(value).strip()
     if not text.startswith("<"):
         text = f"<{text}>"
-    if _CONTROL.search(text) or not _MSG_ID.match(text):
+    if CONTROL.search(text) or not _MSG_ID.match(text):
         raise InvalidHeaderError(
             f"{what} {value!r} is not a message id: expected '<unique@domain>' without spaces"
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import smtplib
 
-from bot.mail.compose import InvalidAddressError, envelope_address
+from bot.mail.address_check import InvalidAddressError, envelope_address
 from bot.mail.probe import Recorder, Step, connect_problem, login_problem, tls_version
 from bot.mail.smtp_login import close_quietly, connect, log_in, offered_mechanisms, secure
 from bot.mail.smtp_settings import SmtpSettings

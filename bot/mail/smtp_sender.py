@@ -18,7 +18,7 @@ import ssl
 import time
 from collections.abc import Callable
 
-from bot.mail.compose import InvalidAddressError, envelope_address
+from bot.mail.address_check import InvalidAddressError, envelope_address
 from bot.mail.smtp_login import close_quietly, connect, log_in, secure
 from bot.mail.smtp_settings import DEFAULT_PORTS, SECURITY_MODES, SmtpSettings
 from bot.mail.tls import describe_verify_error

@@ -28,7 +28,8 @@ import bot.service.outgoing
 from bot.app import App, PollReport, build_app
 from bot.config import Config
 from bot.league.settings import LeagueSettings
-from bot.mail.compose import ComposeError, is_message_id
+from bot.mail.address_check import ComposeError
+from bot.mail.compose import is_message_id
 from bot.mail.maildir_transport import deliver, read_sent
 from bot.mail.reading import read_message
 from bot.mail.spool import read_spooled

@@ -8,7 +8,8 @@ from email import message_from_bytes, policy
 
 import pytest
 
-from bot.mail.compose import InvalidAddressError, check_address, compose, envelope_address
+from bot.mail.address_check import InvalidAddressError, check_address, envelope_address
+from bot.mail.compose import compose
 from bot.mail.smtp_sender import SmtpSender, SmtpSettings
 from bot.mail.transport import PermanentSendError
 from tests.servers import SmtpServer

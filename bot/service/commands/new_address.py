@@ -26,7 +26,8 @@ from bot.league.addresses import normalize_address
 from bot.league.confirmations import Confirmation
 from bot.league.errors import LeagueError
 from bot.league.outcome import Code, Notice
-from bot.mail.compose import ComposeError, MailKind, check_address
+from bot.mail.address_check import ComposeError, check_address
+from bot.mail.compose import MailKind
 from bot.mail.vocabulary import KeywordCommand, Value
 from bot.render.account_mail import Title, render_account_mail
 from bot.rules.requests import Request
