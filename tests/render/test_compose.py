@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.mail.address_check import InvalidAddressError
 from bot.mail.classify import classify
 from bot.mail.compose import (
     MAX_REFERENCES,
     ComposeError,
-    InvalidAddressError,
     InvalidHeaderError,
     MailKind,
     compose,
