@@ -29,9 +29,12 @@ from zoneinfo import ZoneInfo
 from bot.errors import N_, TurnitedError
 from bot.league import confirmations
 from bot.league.confirmations import Confirmation
+from bot.league.service import UnknownManager
 from bot.rules.requests import Request
 from bot.schedule import parse_local_datetime
 from bot.service.commands.base import Session
+from bot.storage import managers as manager_rows
+from bot.storage.managers import ManagerRow
 
 #: A game master's command its use case refused: params line, error.
 GM_ERROR = "gm_error"
@@ -42,6 +45,15 @@ ERROR_CODES = {GM_ERROR: N_("A game master's command could not be carried out.")
 def refused(s: Session, request: Request, error: TurnitedError) -> None:
     """``request`` is an error of its line, saying ``error``'s words."""
     s.fail(GM_ERROR, line=request.line, error=error)
+
+
+def registered(s: Session, request: Request, address: str) -> ManagerRow | None:
+    """The manager registered under ``address``; None, and an error of
+    ``request``'s line, when nobody is."""
+    manager = manager_rows.manager_by_address(s.conn, address)
+    if manager is None:
+        refused(s, request, UnknownManager(address))
+    return manager
 
 
 def answer(s: Session, request: Request, code: str, use_case: Callable[[], object]) -> None:

@@ -12,14 +12,12 @@ from dataclasses import dataclass
 
 from bot.errors import N_
 from bot.league.confirmations import Confirmation
-from bot.league.service import UnknownManager
 from bot.mail.vocabulary import KeywordCommand, Value
 from bot.rules.requests import Request
-from bot.service.commands._gm import ERROR_CODES, answer, ask, refused, two_step
+from bot.service.commands._gm import ERROR_CODES, answer, ask, registered, two_step
 from bot.service.commands.base import Access, Audience, Command, Session
 from bot.service.commands.new_address import parse_address
 from bot.service.console import ban
-from bot.storage import managers as manager_rows
 
 #: The purpose of a waiting ban (``confirmations``).
 BAN = "gm_ban"
@@ -33,10 +31,10 @@ class GmBan(Request):
 
 
 def gm_ban(s: Session, request: GmBan) -> None:
-    manager = manager_rows.manager_by_address(s.conn, request.address)
+    manager = registered(s, request, request.address)
     if manager is None:
-        refused(s, request, UnknownManager(request.address))
-    elif manager.banned:
+        return
+    if manager.banned:
         s.note(GM_BAN, result=ban(s.ctx, manager.address))  # nothing changes
     else:
         ask(s, BAN, GM_BAN_CODE, manager_id=manager.id, payload={"address": manager.address},

@@ -18,7 +18,7 @@ from bot.league.confirmations import Confirmation
 from bot.league.service import UnknownManager
 from bot.mail.vocabulary import KeywordCommand, Value
 from bot.rules.requests import Request
-from bot.service.commands._gm import ERROR_CODES, ask, refused, two_step
+from bot.service.commands._gm import ERROR_CODES, ask, refused, registered, two_step
 from bot.service.commands.base import Access, Audience, Command, Session
 from bot.service.commands.new_address import parse_address
 from bot.storage import managers as manager_rows
@@ -36,9 +36,8 @@ class GmErase(Request):
 
 
 def gm_erase(s: Session, request: GmErase) -> None:
-    manager = manager_rows.manager_by_address(s.conn, request.address)
+    manager = registered(s, request, request.address)
     if manager is None:
-        refused(s, request, UnknownManager(request.address))
         return
     teams = [t.name for t in team_rows.teams_of_manager(s.conn, manager.id)]
     ask(s, ERASE, GM_ERASE_CODE, manager_id=manager.id, payload={"address": manager.address},

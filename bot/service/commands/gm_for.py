@@ -17,16 +17,14 @@ from dataclasses import dataclass
 from bot.errors import N_
 from bot.league.moves import sender_team_names
 from bot.league.outcome import Notice
-from bot.league.service import UnknownManager
 from bot.mail.compose import MailKind
 from bot.mail.vocabulary import KeywordCommand, Value
 from bot.rules.requests import Request
 from bot.service.commands import registry
-from bot.service.commands._gm import ERROR_CODES, refused
+from bot.service.commands._gm import ERROR_CODES, registered
 from bot.service.commands.base import Access, Audience, Command, Session
 from bot.service.commands.new_address import parse_address
 from bot.service.outgoing import queue_mail
-from bot.storage import managers as manager_rows
 
 GM_FOR = "gm_for"
 #: The first notice of the manager's copy: the game master sent these lines.
@@ -53,9 +51,8 @@ def gm_for(s: Session, request: GmFor) -> None:
     from bot.render.reply import render_reply
     from bot.service.commands.runner import carry_out
 
-    manager = manager_rows.manager_by_address(s.conn, request.address)
+    manager = registered(s, request, request.address)
     if manager is None:
-        refused(s, request, UnknownManager(request.address))
         return
     commands = registry()
     moves = parse_moves("", request.text, vocabulary=commands.vocabulary(),
